@@ -16,6 +16,7 @@
 #include "mcpsessionwaits.h"
 #include "testfiles.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QProcess>
@@ -72,6 +73,18 @@ std::shared_ptr<QStringList> collectLogs(McpClientSession &session)
     return data;
 }
 
+/// This process's resident memory (VmRSS), in KiB; 0 when it cannot be read.
+qint64 residentKiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    return 0;
+}
+
 } // namespace
 
 class TestMcpHttp : public QObject
@@ -95,6 +108,14 @@ private Q_SLOTS:
     void resumeRefused();
     void quietGetStreamGivenUp();
     void referenceServerSendsOnTheGetStream();
+    void getStreamFloodIsBounded();
+    void requestStreamFloodIsBounded();
+    void sessionDeletedByGetStreamEvent();
+    void sessionDeletedByResumedAnswer();
+    void sessionDeletedByRefusedResume();
+    void callTimedOutWhileResumeWaits();
+    void sessionClosedWhileResumeWaits();
+    void resumedStreamOfAnAnsweredCallIsClosed();
 
 private:
     /// A session with the fake server at `path`, ready.
@@ -497,6 +518,181 @@ void TestMcpHttp::referenceServerSendsOnTheGetStream()
     session.close();
     server.kill();
     server.waitForFinished();
+}
+
+// attack39: a GET stream that sends log messages as fast as the socket takes them. The
+// studio read the socket with no bound (QNetworkReply's read buffer is unlimited by
+// default): what the main thread had not parsed yet piled up in memory, ~0.5 GB a
+// second (8.5 GB after 16 s with `toolstudio mcp call`), and the replies of other
+// requests waited behind it (the call never came). The fake sends 512 MiB so: the
+// studio must not grow by half of it, nor keep a call from its answer.
+void TestMcpHttp::getStreamFloodIsBounded()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/getflood"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const qint64 before = residentKiB();
+    QVERIFY(before > 0);
+    qint64 grown = 0;
+    std::optional<McpReply> reply;
+    session->callTool(
+        QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 10000);
+    QTest::qWaitFor(
+        [&] {
+            grown = std::max(grown, residentKiB() - before);
+            return grown > 256 * 1024;
+        },
+        3000);
+    QVERIFY2(grown <= 256 * 1024, qPrintable(QStringLiteral("grew by %1 KiB in 3 s").arg(grown)));
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 15000);
+    QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
+    session->close();
+}
+
+// attack39: the same flood on a request's own event stream (512 MiB of log messages
+// before the response): it grew the studio as fast (8 GB after 10 s with `toolstudio
+// mcp call`, before this transport had a GET stream).
+void TestMcpHttp::requestStreamFloodIsBounded()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/postflood"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const qint64 before = residentKiB();
+    QVERIFY(before > 0);
+    qint64 grown = 0;
+    std::optional<McpReply> reply;
+    session->callTool(
+        QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 60000);
+    QTest::qWaitFor(
+        [&] {
+            grown = std::max(grown, residentKiB() - before);
+            return reply.has_value() || grown > 256 * 1024;
+        },
+        60000);
+    QVERIFY2(grown <= 256 * 1024, qPrintable(QStringLiteral("grew by %1 KiB").arg(grown)));
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 60000);
+    QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
+    session->close();
+}
+
+// attack39: a slot that deletes the session (and its transport) when a message comes on
+// the session's GET stream: nothing may be touched after (ASan build).
+void TestMcpHttp::sessionDeletedByGetStreamEvent()
+{
+    McpHttpTransport *transport = nullptr;
+    auto session = openFake(QStringLiteral("/getsay"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    bool heard = false;
+    connect(session.get(), &McpClientSession::notificationReceived, this, [&](const QString &method, const json &) {
+        if (method != QLatin1String("notifications/message"))
+            return;
+        heard = true;
+        session.reset();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(heard, 30000);
+    QVERIFY(!session);
+    QTest::qWait(300); // what was queued for the deleted transport's replies
+}
+
+// attack39: the call's callback deletes the session when the answer comes on the GET
+// that resumed its cut stream.
+void TestMcpHttp::sessionDeletedByResumedAnswer()
+{
+    McpHttpTransport *transport = nullptr;
+    auto session = openFake(QStringLiteral("/resume"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    std::optional<McpReply> reply;
+    session->callTool(QStringLiteral("t"), json::object(), json::object(), [&](const McpReply &r) {
+        reply = r;
+        session.reset();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
+    QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
+    QVERIFY(!session);
+    QTest::qWait(300);
+}
+
+// attack39: the call's callback deletes the session when the resumption is refused
+// (the GET stream's ended()).
+void TestMcpHttp::sessionDeletedByRefusedResume()
+{
+    McpHttpTransport *transport = nullptr;
+    auto session = openFake(QStringLiteral("/resume-noget"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    std::optional<McpReply> reply;
+    session->callTool(QStringLiteral("t"), json::object(), json::object(), [&](const McpReply &r) {
+        reply = r;
+        session.reset();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
+    QVERIFY(!reply->ok());
+    QVERIFY(!session);
+    QTest::qWait(300);
+}
+
+// attack39: a call that times out while its cut stream waits for the server's retry time
+// (500 ms) is not resumed afterwards.
+void TestMcpHttp::callTimedOutWhileResumeWaits()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/resumewait"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const int before = stats(*session).value("gets", 0);
+    std::optional<McpReply> reply;
+    session->callTool(
+        QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 300);
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
+    QCOMPARE(reply->failure, QStringLiteral("tools/call timed out after 0.3 s"));
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 3000); // notifications/cancelled's POST
+    QTest::qWait(1000);
+    QCOMPARE(stats(*session).value("gets", 0), before);
+    session->close();
+}
+
+// attack39: the session closed while a cut stream waits for its retry time: no GET after.
+void TestMcpHttp::sessionClosedWhileResumeWaits()
+{
+    McpHttpTransport *transport = nullptr;
+    auto session = openFake(QStringLiteral("/resumewait"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const int before = stats(*session).value("gets", 0);
+    std::optional<McpReply> reply;
+    session->callTool(QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; });
+    QTest::qWait(200); // the stream is cut; its resumption waits 500 ms
+    QVERIFY(!reply);
+    QCOMPARE(transport->openPosts(), std::size_t(1)); // the request being resumed
+    session->close();
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
+    QVERIFY(!reply->ok());
+    QTest::qWait(1000);
+    McpHttpTransport *other = nullptr;
+    const auto again = openFake(QStringLiteral("/resumewait"), &other);
+    QCOMPARE(stats(*again).value("gets", 0), before);
+    again->close();
+}
+
+// attack39: a call whose cut stream is being resumed, answered on another stream (the
+// session's GET): the resumed GET, which the server keeps open, belongs to no request
+// any more, yet it stayed open for ever (no timeout: the call's timer went with its
+// answer), a connection held and one of MaxOpenPosts taken per such call: the eighth
+// such call waited for a connection until its timeout (Qt's connections to the host
+// were all held), and every request after it.
+void TestMcpHttp::resumedStreamOfAnAnsweredCallIsClosed()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/elsewhere"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    for (int call = 1; call <= 8; ++call) {
+        std::optional<McpReply> reply;
+        session->callTool(
+            QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
+        QVERIFY2(reply->ok(), qPrintable(QStringLiteral("call %1: %2").arg(call).arg(reply->errorText())));
+        QCOMPARE(QByteArray::fromStdString(reply->result.dump()),
+                 QByteArray("{\"content\":[{\"text\":\"answered elsewhere\",\"type\":\"text\"}]}"));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 3000);
+    session->close();
 }
 
 QTEST_GUILESS_MAIN(TestMcpHttp)

@@ -60,6 +60,7 @@ void McpHttpGetStream::connectNow()
     m_body.clear();
     ++m_connections;
     m_reply = m_network->get(request);
+    m_reply->setReadBufferSize(1 << 20);
     connect(m_reply, &QNetworkReply::readyRead, this, &McpHttpGetStream::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &McpHttpGetStream::onFinished);
 }

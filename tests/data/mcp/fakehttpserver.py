@@ -25,6 +25,18 @@ The 2025-era paths take the session's GET stream by the path (else 405):
               after r1:<id>", id r2)
   /resume-noget  the same cut stream; its GET is answered 405
   /quiet      every GET is an event stream with only `retry: 100`, then its end
+  /getflood   GET: 512 MiB of log messages as fast as the client takes them, then ":"
+              every 0.05 s (attack39)
+  /getsay     GET: a log message "hello" (id s1), then ":" every 0.05 s (attack39)
+  /resumewait tools/call answers with an event stream: `retry: 500`, a log message with
+              id w1:<the request's id>, then its end; a GET with a Last-Event-ID is
+              counted (stats: gets) and answered with the response; one without, 405
+  /elsewhere  tools/call: `retry: 50`, a log message with id e1:<id>, the end; the GET
+              that resumes it (Last-Event-ID) stays open (":" every 0.05 s), and the
+              session's GET (none) sends each call's response (attack39)
+  /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
+  /postflood  tools/call: an event stream of 512 MiB of log messages, then the response
+              (attack39)
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
 Mcp-Method header must match the body (else 500).
@@ -85,10 +97,12 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        if self.path not in ("/getstream", "/resume", "/quiet"):
+        last = self.headers.get("Last-Event-ID") or ""
+        if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait",
+                             "/elsewhere") or (
+                self.path == "/resumewait" and not last):
             self.reply(405, "text/plain", b"Method Not Allowed")
             return
-        last = self.headers.get("Last-Event-ID") or ""
         with LOCK:
             mine = state(self.path)
             mine.setdefault("gets", 0)
@@ -103,7 +117,38 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/quiet":
             self.wfile.write(b"retry: 100\n\n")
             return
-        if self.path == "/resume":
+        if self.path == "/elsewhere":
+            sent = set()
+            try:
+                while True:
+                    with LOCK:
+                        calls = list(state(self.path).get("calls", [])) if not last else []
+                    for rid in calls:
+                        if rid not in sent:
+                            sent.add(rid)
+                            self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                                "content": [{"type": "text", "text": "answered elsewhere"}]}}))
+                    self.wfile.write(b":\n\n")
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            except OSError:
+                return
+        if self.path in ("/getflood", "/getsay"):
+            log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}}
+            try:
+                if self.path == "/getflood":
+                    chunk = event(log) * 100
+                    for _ in range((512 << 20) // len(chunk)):
+                        self.wfile.write(chunk)
+                else:
+                    self.wfile.write(b"id: s1\n" + event(log))
+                while True:
+                    self.wfile.write(b":\n\n")
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            except OSError:
+                return
+        if self.path in ("/resume", "/resumewait"):
             response = {"jsonrpc": "2.0", "id": int(last.split(":")[1]) if ":" in last else 0,
                         "result": {"content": [{"type": "text", "text": "resumed after " + last}]}}
             self.wfile.write(b"id: r2\n" + event(response))
@@ -168,14 +213,45 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, "application/json", body)
         elif self.path == "/notjson":
             self.reply(200, "application/json", b"<html><body>502 Bad Gateway</body></html>")
-        elif self.path in ("/resume", "/resume-noget"):
+        elif self.path in ("/getflood", "/getsay"):
+            self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+                "content": [{"type": "text", "text": "ok"}]}}).encode())
+        elif self.path == "/postflood":
+            log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}}
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = event(log) * 100
+            try:
+                for _ in range((512 << 20) // len(chunk)):
+                    self.wfile.write(chunk)
+                self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                    "content": [{"type": "text", "text": "ok"}]}}))
+            except OSError:
+                pass
+        elif self.path == "/elsewhere":
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
+            with LOCK:
+                state(self.path).setdefault("calls", []).append(rid)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(("retry: 50\nid: e1:%d\n" % rid).encode() + event(note))
+            self.wfile.flush()
+            self.close_connection = True
+        elif self.path in ("/resume", "/resume-noget", "/resumewait"):
             # The event id names the request, so the GET that resumes it can answer it.
             note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Connection", "close")
             self.end_headers()
-            self.wfile.write(("retry: 50\nid: r1:%d\n" % rid).encode() + event(note))
+            self.wfile.write(("retry: %d\nid: %s:%d\n" % (500 if self.path == "/resumewait" else 50,
+                                                          "w1" if self.path == "/resumewait" else "r1", rid)).encode()
+                             + event(note))
             self.wfile.flush()
             self.close_connection = True
         elif self.path == "/cutsse":
