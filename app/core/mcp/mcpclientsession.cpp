@@ -187,8 +187,7 @@ void McpClientSession::open()
     // The era probe (basic/versioning "Backward Compatibility"): server/discover first.
     const qint64 id = m_nextId++;
     const int timeoutMs = std::min(ProbeTimeoutMs, m_initializeTimeoutMs);
-    QTimer *timer = new QTimer(this);
-    timer->setSingleShot(true);
+    QTimer *timer = requestTimer();
     connect(timer, &QTimer::timeout, this, [this, id, timer, timeoutMs] {
         if (m_probeLate) {
             finish(id,
@@ -312,8 +311,7 @@ void McpClientSession::sendInitialize()
     };
     const qint64 id = m_nextId++;
     m_initializeId = id;
-    QTimer *timer = new QTimer(this);
-    timer->setSingleShot(true);
+    QTimer *timer = requestTimer();
     connect(timer, &QTimer::timeout, this, [this, id] {
         finish(id,
                McpReply{{},
@@ -431,8 +429,7 @@ qint64 McpClientSession::sendRequest(const QString &method, json params, ReplyHa
         };
     }
     const qint64 id = m_nextId++;
-    QTimer *timer = new QTimer(this);
-    timer->setSingleShot(true);
+    QTimer *timer = requestTimer();
     connect(timer, &QTimer::timeout, this, [this, id, method, timeoutMs] {
         cancel(id, QStringLiteral("%1 timed out after %2 s").arg(method).arg(decimalSeconds(timeoutMs)));
     });
@@ -717,11 +714,28 @@ void McpClientSession::finish(qint64 id, const McpReply &reply)
     entry.done(reply);
 }
 
+QTimer *McpClientSession::requestTimer()
+{
+    if (!m_spareTimers.empty()) {
+        QTimer *timer = m_spareTimers.back();
+        m_spareTimers.pop_back();
+        return timer;
+    }
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    return timer;
+}
+
 void McpClientSession::dropTimer(QTimer *timer)
 {
-    // Later, not now: finish() may run inside this timer's own timeout.
+    // Not deleted now: finish() may run inside this timer's own timeout (a single-shot
+    // QTimer touches nothing of itself after emitting timeout()).
     timer->stop();
-    timer->deleteLater();
+    timer->disconnect(this);
+    if (m_spareTimers.size() < MaxSpareTimers)
+        m_spareTimers.push_back(timer);
+    else
+        timer->deleteLater();
 }
 
 bool McpClientSession::failAll(const QString &why)
