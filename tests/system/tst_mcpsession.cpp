@@ -86,6 +86,7 @@ class TestMcpSession : public QObject
 private Q_SLOTS:
     void referenceServerEverything();
     void pagesAndServerRequests();
+    void requestLargerThanThePipe();
     void garbageOnStdoutIsSkipped();
     void serverThatNeverInitializes();
     void serverCrashesMidCall();
@@ -181,6 +182,26 @@ void TestMcpSession::pagesAndServerRequests()
                          R"(only while a tool of this server is called through it"},"id":"srv-2","jsonrpc":"2.0"})"));
     QCOMPARE(notifications.count(), 1);
     QCOMPARE(notifications.at(0).at(0).toString(), QStringLiteral("notifications/progress"));
+    QCOMPARE(session.refusedMessages(), 0LL);
+}
+
+void TestMcpSession::requestLargerThanThePipe()
+{
+    // A request goes to the server's stdin at once, as much as the pipe takes (64 KiB);
+    // QProcess writes the rest when the pipe has room, and the messages after it wait
+    // behind it: the server reads 1 MiB of arguments whole, then the answers to its ping
+    // and sampling request, then the next call.
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("good")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    const std::string big(1 << 20, 'b');
+    for (const std::string &text : {big, std::string("small")}) {
+        const McpReply reply = callAndWait(session, QStringLiteral("tool-0"), {{"text", text}});
+        QVERIFY2(reply.ok(), qPrintable(reply.errorText()));
+        const json seen = json::parse(reply.result["content"][0]["text"].get<std::string>());
+        QCOMPARE(seen["args"].dump(), json({{"arguments", {{"text", text}}}, {"name", "tool-0"}}).dump());
+        QCOMPARE(seen["pong"].dump(), std::string(R"({"id":"srv-1","jsonrpc":"2.0","result":{}})"));
+    }
     QCOMPARE(session.refusedMessages(), 0LL);
 }
 

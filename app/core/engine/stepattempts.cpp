@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace stepengine;
 
@@ -343,7 +344,7 @@ void StepAttempts::onAttemptFinished(int index, ToolHandler *handler, HandlerOut
     if (flight->attemptTimer)
         flight->attemptTimer->stop();
     handler->disconnect(flight->context);
-    handler->deleteLater();
+    deleteSoon(handler);
     flight->handler = nullptr;
 
     completeAttempt(index, s.steps[std::size_t(index)].status == StepStatus::Waiting, std::move(outcome));
@@ -539,6 +540,25 @@ void StepAttempts::scheduleRetry(int index)
     s.notifyChanged(index);
 }
 
+void StepAttempts::deleteSoon(QObject *object)
+{
+    m_ended.emplace_back(object);
+    if (!m_endedTimer) {
+        m_endedTimer = new QTimer(s.q);
+        m_endedTimer->setSingleShot(true);
+        m_endedTimer->setInterval(EndedDeleteMs);
+        QObject::connect(m_endedTimer, &QTimer::timeout, s.q, [this] { deleteEnded(); });
+    }
+    if (!m_endedTimer->isActive())
+        m_endedTimer->start();
+}
+
+void StepAttempts::deleteEnded()
+{
+    for (const QPointer<QObject> &object : std::exchange(m_ended, {}))
+        delete object.data();
+}
+
 void StepAttempts::stopFlight(int index)
 {
     Flight *flight = s.flights[std::size_t(index)].get();
@@ -559,7 +579,7 @@ void StepAttempts::finish(int index, StepStatus status)
     stopFlight(index);
     if (auto &flight = s.flights[std::size_t(index)]) {
         if (flight->context)
-            flight->context->deleteLater();
+            deleteSoon(flight->context);
         flight.reset();
         --s.flying;
     }

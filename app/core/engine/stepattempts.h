@@ -5,9 +5,12 @@
 #include "engine/handlers/toolhandler.h"
 #include "project/step.h"
 
+#include <QPointer>
+
 #include <string>
 #include <vector>
 
+class QTimer;
 class StepEngineState;
 struct Tool;
 
@@ -36,6 +39,8 @@ public:
     /// The protocol record of attempt `number` of step `index`, made after the attempt
     /// was ended by its timeout or Stop (LateProtocols): kept and journaled with it.
     void keepLateProtocol(int index, int number, nlohmann::json record);
+    /// Deletes at once what ended flights left to deleteSoon() (the engine ends).
+    void deleteEnded();
 
 private:
     void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);
@@ -51,6 +56,15 @@ private:
     void onPersonWithdrawn(int index, ToolHandler *handler, const nlohmann::json &question);
     /// Polls the journal for answers written by another process (`toolstudio answer`).
     void watchAnswers();
+    /// Deletes `object` (an ended flight's context, a finished attempt's handler) with
+    /// the others within EndedDeleteMs, from a timer of its own: not now (a timer or
+    /// handler of it may be what ends the flight), and not by deleteLater(), which woke
+    /// the run thread's event loop once more per call (and Qt once again to deliver it).
+    void deleteSoon(QObject *object);
+
+    static constexpr int EndedDeleteMs = 50;
 
     StepEngineState &s;
+    std::vector<QPointer<QObject>> m_ended; ///< deleteSoon()'s; a handler may go with its context first
+    QTimer *m_endedTimer = nullptr;
 };

@@ -185,6 +185,7 @@ StepEngine::~StepEngine()
         if (d->flights[i])
             delete d->flights[i]->context; // before the state its lambdas use is gone
     }
+    d->attempts.deleteEnded();
 }
 
 void StepEngine::submitCall(const BridgeCall &call)

@@ -50,12 +50,12 @@ StepError makeError(ErrorCode code, const QString &message, bool retryable, int 
                     nlohmann::json details = nlohmann::json::object());
 
 /// Runtime state of an unfinished step: its handler and timers. Everything hangs off
-/// `context`, deleted later so that a timer may finish the step from its own signal.
+/// `context`, deleted after the flight ends (StepAttempts::deleteSoon) so that a timer
+/// may finish the step from its own signal.
 struct Flight
 {
     /// `context`, created on first use: a step answered at once (a mock without delay)
-    /// needs none, so it costs no object and no deferred delete (a wake-up of the
-    /// run thread's event loop) per call.
+    /// needs none, so it costs no object per call.
     QObject *owner(QObject *parent)
     {
         if (!context)

@@ -262,8 +262,7 @@ qint64 McpClientSession::sendRequest(const QString &method, json params, ReplyHa
         };
     }
     const qint64 id = m_nextId++;
-    QTimer *timer = new QTimer(this);
-    timer->setSingleShot(true);
+    QTimer *timer = requestTimer();
     connect(timer, &QTimer::timeout, this, [this, id, method, timeoutMs] {
         cancel(id, QStringLiteral("%1 timed out after %2 s").arg(method).arg(decimalSeconds(timeoutMs)));
     });
@@ -553,11 +552,28 @@ void McpClientSession::finish(qint64 id, const McpReply &reply)
     entry.done(reply);
 }
 
+QTimer *McpClientSession::requestTimer()
+{
+    if (!m_spareTimers.empty()) {
+        QTimer *timer = m_spareTimers.back();
+        m_spareTimers.pop_back();
+        return timer;
+    }
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    return timer;
+}
+
 void McpClientSession::dropTimer(QTimer *timer)
 {
-    // Later, not now: finish() may run inside this timer's own timeout.
+    // Not deleted now: finish() may run inside this timer's own timeout (a single-shot
+    // QTimer touches nothing of itself after emitting timeout()).
     timer->stop();
-    timer->deleteLater();
+    timer->disconnect(); // its timeout's handler, whichever object it was connected to
+    if (timer->parent() == this && m_spareTimers.size() < MaxSpareTimers) // not McpHandshake's
+        m_spareTimers.push_back(timer);
+    else
+        timer->deleteLater();
 }
 
 bool McpClientSession::failAll(const QString &why)

@@ -268,7 +268,11 @@ private:
     /// "" when it is open now, else why not (its id in use, too many open).
     std::string claimServerRequest(const nlohmann::json &id);
     void finish(qint64 id, const McpReply &reply);
-    static void dropTimer(QTimer *timer);
+    /// A stopped single-shot timer for a request: a spare one (dropTimer) or a new one.
+    QTimer *requestTimer();
+    /// Stops a request's timer and keeps it as a spare (up to MaxSpareTimers): deleting
+    /// it later woke the event loop once more per request.
+    void dropTimer(QTimer *timer);
     /// Fails every open request; false when a callback deleted the session.
     bool failAll(const QString &why);
     void fail(const QString &why);
@@ -291,6 +295,8 @@ private:
     QString m_instructions;
     qint64 m_nextId = 1;
     std::map<qint64, Pending> m_pending;
+    static constexpr std::size_t MaxSpareTimers = 8;
+    std::vector<QTimer *> m_spareTimers; ///< stopped, connected to nothing; children of the session
     qint64 m_refusedMessages = 0;
     qint64 m_unmatchedResponses = 0;
     QHash<QString, QString> m_methodsNotFound; ///< noteMethodNotFound()

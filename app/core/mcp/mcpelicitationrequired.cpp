@@ -35,10 +35,11 @@ qint64 McpElicitationRequired::callTool(json params, ReplyHandler done, int time
     // The call is known by its first request's id, which the reply needs: set once sent.
     const auto first = std::make_shared<qint64>(0);
     const QPointer<McpElicitationRequired> self(this);
-    const json sent = params;
+    // Kept for a retry after -32042: one copy of the call's arguments, moved from here on.
+    json sent = params;
     const qint64 id = m_channel.request(
         QStringLiteral("tools/call"), std::move(params),
-        [self, first, sent, done, timeoutMs](const McpReply &reply) {
+        [self, first, sent = std::move(sent), done = std::move(done), timeoutMs](const McpReply &reply) {
             if (!self || *first == 0 || !reply.failure.isEmpty() || reply.error.code != Code) {
                 done(reply);
                 return;

@@ -386,6 +386,8 @@ bool McpHttpTransport::deliver(std::string_view text, Post &post)
         }
     }
     Q_EMIT messageReceived(message);
+    if (alive && isResponse && message.id != post.requestId)
+        forget(message.id); // answered on another stream: nothing more belongs to its own (attack39 F2)
     return bool(alive);
 }
 
@@ -416,11 +418,17 @@ void McpHttpTransport::openGetStream()
     connect(stream, &McpHttpGetStream::ended, this, [this, stream](const QString &why) {
         // An optional stream (405: the server offers none): the session goes on without.
         m_listenEnd = why;
+        m_listenRequests = stream->connections();
         if (m_listen == stream)
             m_listen = nullptr;
         stream->deleteLater();
     });
     stream->open();
+}
+
+int McpHttpTransport::getStreamRequests() const
+{
+    return m_listen ? m_listen->connections() : m_listenRequests;
 }
 
 void McpHttpTransport::resume(Post post, const std::string &lastEventId, long long retryMs)

@@ -89,6 +89,9 @@ public:
     const McpHttpGetStream *getStream() const { return m_listen; }
     /// Why the session's GET stream was given up ("" while it is open or never was).
     QString getStreamEnd() const { return m_listenEnd; }
+    /// GETs the session's stream sent so far (McpHttpGetStream::connections; Qt may send
+    /// one again on its own when the server closed the connection before reading it).
+    int getStreamRequests() const;
 
 Q_SIGNALS:
     /// With setInitializeFallback: `initialize` (the message as sent) was answered with an
@@ -141,6 +144,7 @@ private:
     McpHttpGetStream *m_listen = nullptr;
     Post m_listenPost; ///< what the session's GET stream is read as (no request of its own)
     QString m_listenEnd;
+    int m_listenRequests = 0;                     ///< GETs of the session's stream given up
     std::map<McpHttpGetStream *, Post> m_resumed; ///< requests whose stream is being resumed
     QByteArray m_sessionId;
     QByteArray m_protocolVersion;

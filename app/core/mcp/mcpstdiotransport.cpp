@@ -9,6 +9,9 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <cerrno>
+
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -42,6 +45,8 @@ void McpStdioTransport::start()
     m_stopping = false;
     m_reportedEnd = false;
     m_group = 0;
+    m_stdinNotifier = nullptr;
+    m_stdinLooked = false;
     if (launch.configure) {
         QString why;
         if (!launch.configure(m_process, &why)) {
@@ -94,8 +99,52 @@ bool McpStdioTransport::send(const JsonRpcMessage &message)
     }
     std::string line = message.encode();
     line += '\n';
-    m_process->write(line.data(), qint64(line.size()));
+    // In order: at once only when nothing of an earlier message waits in QProcess.
+    qint64 written = 0;
+    if (m_process->state() == QProcess::Running && m_process->bytesToWrite() == 0)
+        written = writeNow(line.data(), qint64(line.size()));
+    if (written < qint64(line.size()))
+        m_process->write(line.data() + written, qint64(line.size()) - written);
     return true;
+}
+
+int McpStdioTransport::stdinPipe()
+{
+    if (!m_stdinLooked) {
+        m_stdinLooked = true;
+        QSocketNotifier *found = nullptr;
+        int writers = 0;
+        for (QSocketNotifier *notifier : m_process->findChildren<QSocketNotifier *>(Qt::FindDirectChildrenOnly))
+            if (notifier->type() == QSocketNotifier::Write && ++writers == 1)
+                found = notifier;
+        if (writers == 1 && found->isValid()) {
+            const int flags = ::fcntl(int(found->socket()), F_GETFL);
+            if (flags != -1 && (flags & O_NONBLOCK) && (flags & O_ACCMODE) == O_WRONLY)
+                m_stdinNotifier = found;
+        }
+    }
+    return m_stdinNotifier ? int(m_stdinNotifier->socket()) : -1;
+}
+
+qint64 McpStdioTransport::writeNow(const char *bytes, qint64 size)
+{
+    const int fd = stdinPipe();
+    if (fd < 0)
+        return 0;
+    // A server that closed its stdin: EPIPE, not the signal (as QProcess writes).
+    static const bool ignoresSigpipe = [] {
+        struct sigaction ignore = {};
+        ignore.sa_handler = SIG_IGN;
+        return ::sigaction(SIGPIPE, &ignore, nullptr) == 0;
+    }();
+    if (!ignoresSigpipe)
+        return 0;
+    ssize_t written;
+    do
+        written = ::write(fd, bytes, std::size_t(size));
+    while (written < 0 && errno == EINTR);
+    // A full pipe, or an error: QProcess takes the rest (and reports the error as before).
+    return written < 0 ? 0 : qint64(written);
 }
 
 void McpStdioTransport::stop()

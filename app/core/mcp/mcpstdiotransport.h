@@ -4,7 +4,9 @@
 
 #include "mcptransport.h"
 
+#include <QPointer>
 #include <QProcess>
+#include <QSocketNotifier>
 #include <QStringList>
 
 #include <functional>
@@ -90,6 +92,14 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
     void killGroup();
+    /// Writes what it can of `bytes` to the server's stdin at once (QProcess would wait
+    /// for its write notifier: a turn of the event loop and two wake-ups per message);
+    /// the bytes written, 0 when it cannot (see stdinPipe()).
+    qint64 writeNow(const char *bytes, qint64 size);
+    /// QProcess's end of the server's stdin pipe, non-blocking: the descriptor of its
+    /// write notifier (a child of the process; QProcess deletes it when it closes the
+    /// pipe). -1 when there is none such, then QProcess writes everything.
+    int stdinPipe();
 
     Launch m_launch;
     QProcess *m_process = nullptr;
@@ -99,4 +109,6 @@ private:
     QString m_killedBecause; ///< why the transport killed the server, if it did
     bool m_stopping = false;
     bool m_reportedEnd = false;
+    QPointer<QSocketNotifier> m_stdinNotifier; ///< stdinPipe()'s, once looked for
+    bool m_stdinLooked = false;
 };

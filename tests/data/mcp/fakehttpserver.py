@@ -35,8 +35,6 @@ The 2025-era paths take the session's GET stream by the path (else 405):
               that resumes it (Last-Event-ID) stays open (":" every 0.05 s), and the
               session's GET (none) sends each call's response (attack39)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
-  /postflood  tools/call: an event stream of 512 MiB of log messages, then the response
-              (attack39)
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
 Mcp-Method header must match the body (else 500).
@@ -216,21 +214,6 @@ class Handler(BaseHTTPRequestHandler):
         elif self.path in ("/getflood", "/getsay"):
             self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                 "content": [{"type": "text", "text": "ok"}]}}).encode())
-        elif self.path == "/postflood":
-            log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}}
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.close_connection = True
-            chunk = event(log) * 100
-            try:
-                for _ in range((512 << 20) // len(chunk)):
-                    self.wfile.write(chunk)
-                self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
-                    "content": [{"type": "text", "text": "ok"}]}}))
-            except OSError:
-                pass
         elif self.path == "/elsewhere":
             note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
             with LOCK:

@@ -5,6 +5,58 @@
 #include <QCoreApplication>
 #include <QMutex>
 #include <QPointer>
+#include <QTimer>
+
+#include <utility>
+#include <vector>
+
+namespace {
+
+/// Inner handlers that have finished (main thread), deleted at the next start() on the
+/// main thread, or within ReapMs when no call follows: a deleteLater() per call woke
+/// the main thread's event loop once more per call. Both run from an event of their
+/// own, never inside a finished handler's code. The rest go with the application.
+class SpentHandlers : public QObject
+{
+public:
+    static constexpr int ReapMs = 1000;
+
+    static SpentHandlers *instance()
+    {
+        static QPointer<SpentHandlers> spent;
+        if (!spent)
+            spent = new SpentHandlers(QCoreApplication::instance());
+        return spent;
+    }
+
+    explicit SpentHandlers(QObject *parent)
+        : QObject(parent)
+    {
+        m_timer.setSingleShot(true);
+        m_timer.setInterval(ReapMs);
+        connect(&m_timer, &QTimer::timeout, this, &SpentHandlers::reap);
+    }
+    ~SpentHandlers() override { reap(); }
+
+    void keep(ToolHandler *handler)
+    {
+        m_spent.emplace_back(handler);
+        if (!m_timer.isActive())
+            m_timer.start();
+    }
+
+    void reap()
+    {
+        for (const QPointer<ToolHandler> &handler : std::exchange(m_spent, {}))
+            delete handler.data();
+    }
+
+private:
+    QTimer m_timer;
+    std::vector<QPointer<ToolHandler>> m_spent;
+};
+
+} // namespace
 
 /// What the proxy (run thread) and the inner handler (main thread) share; the mutex
 /// keeps the proxy alive while the main thread connects to it.
@@ -46,6 +98,8 @@ void MainThreadHandler::start(const HandlerRequest &request)
     QMetaObject::invokeMethod(
         QCoreApplication::instance(),
         [shared = m_shared, make = m_make, request] {
+            SpentHandlers *spent = SpentHandlers::instance();
+            spent->reap();
             const QMutexLocker lock(&shared->mutex);
             if (!shared->proxy || shared->cancelled)
                 return;
@@ -54,7 +108,7 @@ void MainThreadHandler::start(const HandlerRequest &request)
             MainThreadHandler *proxy = shared->proxy;
             // Done with once it has finished (before the queued connection: the proxy
             // counts on it once it hears of the end).
-            QObject::connect(inner, &ToolHandler::finished, inner, &QObject::deleteLater);
+            QObject::connect(inner, &ToolHandler::finished, spent, [spent, inner] { spent->keep(inner); });
             // Queued to the proxy's thread; Qt drops it if the proxy is deleted meanwhile.
             QObject::connect(inner, &ToolHandler::finished, proxy, [proxy](const HandlerOutcome &outcome) {
                 proxy->m_innerFinished = true;
