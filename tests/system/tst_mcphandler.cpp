@@ -42,6 +42,7 @@ private Q_SLOTS:
     void callsAsSteps_data();
     void callsAsSteps();
     void outputAndCancellation();
+    void unsentCallHasNoRecord();
     void progressAndLogsAreCoalesced();
     void contentBlocksAsSent();
     void protocolIsBounded();
@@ -198,6 +199,32 @@ void TestMcpHandler::outputAndCancellation()
     QVERIFY(calls.result);
     const json counted = json::parse(calls.result->at("content")[0]["text"].get<std::string>());
     QCOMPARE(counted["cancelled"].size(), std::size_t(2));
+}
+
+// attack40: an attempt cancelled before its request was sent (its server still
+// starting) sent nothing, so it has no record — not the pool's record of an earlier call
+// with the same idempotency key and attempt number (a run resumed in the same process
+// keeps its id, so its calls' keys; here two engines of run "run1").
+void TestMcpHandler::unsentCallHasNoRecord()
+{
+    const Step first = call(QStringLiteral("fake__hang"), {{"unsent", 1}});
+    QCOMPARE(int(first.attempts.size()), 2);
+    QVERIFY(first.attempts[0].protocol.is_object());
+    McpServerPool *pool = McpServerPool::existing(m_project->dir);
+    QVERIFY(pool);
+    QVERIFY(pool->restart(QStringLiteral("fake")));
+    // Timed out long before the restarted server is ready: nothing is sent.
+    Project quick = *m_project;
+    for (Tool &tool : quick.tools)
+        if (tool.name == QLatin1String("fake__hang"))
+            tool.retry.attemptTimeoutMs = 20;
+    const Step second = call(QStringLiteral("fake__hang"), {{"unsent", 1}}, &quick);
+    QCOMPARE(second.idempotencyKey, first.idempotencyKey);
+    QCOMPARE(second.error->codeName(), QStringLiteral("timeout"));
+    QCOMPARE(int(second.attempts.size()), 2);
+    for (const Attempt &attempt : second.attempts)
+        QVERIFY2(attempt.protocol.is_null(), attempt.protocol.dump().c_str());
+    QVERIFY(QTest::qWaitFor([pool] { return pool->settled(); }, 10000));
 }
 
 void TestMcpHandler::progressAndLogsAreCoalesced()

@@ -15,6 +15,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void scriptCallsReferenceServer_data();
     void scriptCallsReferenceServer();
     void fakeServerCallsAsSteps();
+    void lateRecordKeepsTheRunsToolIndex();
     void replayDoesNotReachTheServer();
     void callCommand();
     void callCommandRefusesBadInput();
@@ -184,8 +187,8 @@ void TestMcpSteps::fakeServerCallsAsSteps()
     // thread after the run's thread ended them (LateProtocols): the request, then the
     // notifications/cancelled for it.
     const std::vector<Step> steps = journalSteps(m_project, runIdOf(run.out));
-    const auto hang
-        = std::find_if(steps.begin(), steps.end(), [](const Step &step) { return step.tool == QLatin1String("fake__hang"); });
+    const auto hang = std::find_if(steps.begin(), steps.end(),
+                                   [](const Step &step) { return step.tool == QLatin1String("fake__hang"); });
     QVERIFY(hang != steps.end());
     QCOMPARE(int(hang->attempts.size()), 2);
     for (const Attempt &attempt : hang->attempts) {
@@ -196,6 +199,45 @@ void TestMcpSteps::fakeServerCallsAsSteps()
                  QStringList({QStringLiteral("→ request tools/call #%1").arg(attempt.number + 9),
                               QStringLiteral("→ notification notifications/cancelled #%1").arg(attempt.number + 9)}));
     }
+}
+
+// attack40: a call the script's end cancels is journaled with its record after the
+// run's end was recorded (LateProtocols): that late step write must leave the run's
+// by-tool rows (runs.tools_indexed, schema 6) complete, not drop them for good.
+void TestMcpSteps::lateRecordKeepsTheRunsToolIndex()
+{
+    const QString path = writeScript(QStringLiteral("endsmidcall.py"),
+                                     "import os, threading, time\n"
+                                     "from toolstudio import tools\n"
+                                     "threading.Thread(target=lambda: tools['fake__hang'](), daemon=True).start()\n"
+                                     "time.sleep(1)\n"
+                                     "os._exit(0)\n");
+    const CommandResult run = toolstudio({QStringLiteral("run"), m_project, path, QStringLiteral("--json")});
+    QVERIFY2(run.exitCode == 0, run.out + run.err);
+    const QString runId = runIdOf(run.out);
+    const std::vector<Step> steps = journalSteps(m_project, runId);
+    QCOMPARE(int(steps.size()), 1);
+    QCOMPARE(steps[0].status, StepStatus::Cancelled);
+    QCOMPARE(int(steps[0].attempts.size()), 1);
+    QStringList rows;
+    for (const json &entry : steps[0].attempts[0].protocol.value("messages", json::array()))
+        rows << McpExchangeText::summary(entry).section(u'#', 0, 0);
+    QCOMPARE(rows,
+             QStringList(
+                 {QStringLiteral("→ request tools/call "), QStringLiteral("→ notification notifications/cancelled ")}));
+    // Read as another process would, once the command has ended (indexTools at close).
+    int indexed = -1;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+        db.setDatabaseName(m_project + QStringLiteral("/.toolstudio/journal.sqlite"));
+        QVERIFY(db.open());
+        QSqlQuery query(db);
+        QVERIFY(query.exec(QStringLiteral("SELECT tools_indexed FROM runs WHERE id = '%1'").arg(runId)));
+        QVERIFY(query.next());
+        indexed = query.value(0).toInt();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+    QCOMPARE(indexed, 1);
 }
 
 void TestMcpSteps::replayDoesNotReachTheServer()

@@ -160,6 +160,7 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
         record.op(TailStatement::UnmarkTools).add(step.runId);
         record.op(TailStatement::ClearTools).add(step.runId);
         rows->toolsIndexed = false;
+        m_toolsToIndex.insert(step.runId); // indexed again at the next checkpoint or close
     }
     const bool fold = JournalRows::foldsAttempt(step);
     upsertStep(step, fold, record);

@@ -342,7 +342,9 @@ void McpHandler::answerPerson(const nlohmann::json &asked, const ManualAnswer &a
 
 nlohmann::json McpHandler::cancelledProtocol() const
 {
-    if (!m_pool || m_cancelReport.isEmpty() || !m_meta.is_object())
+    // Only a call that was sent has a record of its own; looked up by key and attempt, an
+    // unsent one would find an older call's (a resumed run's same attempt; attack40 F4).
+    if (!m_pool || !m_cancelKept || !m_meta.is_object())
         return nullptr;
     return m_pool->cancelledExchange(QString::fromStdString(m_meta.value(IdempotencyKeyMeta, std::string())),
                                      m_meta.value(AttemptMeta, 0));
@@ -356,5 +358,6 @@ void McpHandler::cancel()
         return;
     m_done = true;
     if (m_pool)
-        m_cancelReport = m_pool->cancel(m_id, QStringLiteral("cancelled by the studio (timeout or Stop)"));
+        m_cancelReport
+            = m_pool->cancel(m_id, QStringLiteral("cancelled by the studio (timeout or Stop)"), &m_cancelKept);
 }

@@ -110,6 +110,7 @@ private:
     QString m_progressLine; ///< the last progress line not yet emitted
     bool m_progressTimer = false;
     QString m_cancelReport;
+    bool m_cancelKept = false; ///< cancel() left a record of the call in the pool
     QString m_server;
     QString m_tool; ///< the server's own name
     nlohmann::json m_args;

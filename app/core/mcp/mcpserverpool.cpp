@@ -477,8 +477,10 @@ void McpServerPool::finish(qint64 id, const McpReply &reply)
         call.done(McpCallOutcome{reply, call.stderrOutput, call.progress, call.exchange.toJson(), {}, {}});
 }
 
-QString McpServerPool::cancel(qint64 id, const QString &reason)
+QString McpServerPool::cancel(qint64 id, const QString &reason, bool *kept)
 {
+    if (kept)
+        *kept = false;
     const auto it = m_calls.find(id);
     if (it == m_calls.end())
         return {};
@@ -504,21 +506,24 @@ QString McpServerPool::cancel(qint64 id, const QString &reason)
     }
     server->session->cancel(requestId, reason); // its callback finds no call to finish
     m_cancelling = nullptr;
-    keepEnded(call);
+    const bool keptNow = keepEnded(call);
+    if (kept)
+        *kept = keptNow;
     return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
 }
 
-void McpServerPool::keepEnded(Call &call)
+bool McpServerPool::keepEnded(Call &call)
 {
     if (!call.meta.is_object())
-        return;
+        return false;
     const auto key = call.meta.find(McpHandler::IdempotencyKeyMeta);
     const auto attempt = call.meta.find(McpHandler::AttemptMeta);
     if (key == call.meta.end() || !key->is_string() || attempt == call.meta.end() || !attempt->is_number_integer())
-        return;
+        return false;
     m_ended.push_back(Ended{key->get<std::string>(), attempt->get<int>(), call.exchange.takeJson()});
     while (m_ended.size() > MaxEndedRecords)
         m_ended.pop_front();
+    return true;
 }
 
 json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt, quint64 *revision) const

@@ -124,8 +124,9 @@ public:
     bool respondError(qint64 id, const nlohmann::json &requestId, int code, const QString &message);
     /// Stops waiting for call `id`: `notifications/cancelled` with `reason` goes to the
     /// server when the request was sent. Its `done` is not called. Returns what became
-    /// of it, in words ("notifications/cancelled sent to MCP server 'x' (request 7)").
-    QString cancel(qint64 id, const QString &reason);
+    /// of it, in words ("notifications/cancelled sent to MCP server 'x' (request 7)");
+    /// `kept`: its record was kept (cancelledExchange), i.e. it had been sent.
+    QString cancel(qint64 id, const QString &reason, bool *kept = nullptr);
     /// The exchange so far (McpExchangeRecorder::toJson) of the call in flight for attempt
     /// `attempt` of the step with `idempotencyKey` (McpHandler's `_meta`), for the
     /// inspector's Protocol tab to follow a running attempt; null when there is none, or
@@ -245,8 +246,9 @@ private:
     /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).
     void addOutput(const QString &name, const QByteArray &bytes);
     void send(qint64 id);
-    /// Keeps the record of cancelled `call` for cancelledExchange().
-    void keepEnded(Call &call);
+    /// Keeps the record of cancelled `call` for cancelledExchange(); false when it has no
+    /// idempotency key and attempt to be found by.
+    bool keepEnded(Call &call);
     /// The server's answer to call `id`: finish() — but a first HeaderMismatch (-32020)
     /// lists the tools again (an x-mcp-header may have moved since they were listed) and
     /// sends the call once more, through the changed-tool check (2026-07-28

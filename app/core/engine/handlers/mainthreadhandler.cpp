@@ -7,6 +7,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <atomic>
 #include <utility>
 #include <vector>
 
@@ -63,10 +64,11 @@ private:
 struct MainThreadHandler::Shared
 {
     QMutex mutex;
-    MainThreadHandler *proxy = nullptr; ///< null once the proxy is gone
-    QPointer<ToolHandler> inner;        ///< touched on the main thread only
-    bool cancelled = false;
+    MainThreadHandler *proxy = nullptr;                        ///< null once the proxy is gone
+    QPointer<ToolHandler> inner;                               ///< touched on the main thread only
+    std::atomic<bool> cancelled = false;                       ///< also read without the lock (a finished handler)
     std::function<void(nlohmann::json)> cancelledProtocolSink; ///< set before start(), called on the main thread
+    nlohmann::json finishedProtocol; ///< the record of an outcome that came once cancelled (main thread)
 };
 
 MainThreadHandler::MainThreadHandler(std::function<ToolHandler *()> make, QString cancelReport, QObject *parent)
@@ -108,6 +110,13 @@ void MainThreadHandler::start(const HandlerRequest &request)
             MainThreadHandler *proxy = shared->proxy;
             // Done with once it has finished (before the queued connection: the proxy
             // counts on it once it hears of the end).
+            // Kept for a cancel that crosses the answer (the attempt's timeout on the run
+            // thread while the answer is read here): the record of the attempt it ends.
+            QObject::connect(inner, &ToolHandler::finished, inner, [shared](const HandlerOutcome &outcome) {
+                // No lock: a handler may finish inside start(), under it.
+                if (shared->cancelled)
+                    shared->finishedProtocol = outcome.protocol;
+            });
             QObject::connect(inner, &ToolHandler::finished, spent, [spent, inner] { spent->keep(inner); });
             // Queued to the proxy's thread; Qt drops it if the proxy is deleted meanwhile.
             QObject::connect(inner, &ToolHandler::finished, proxy, [proxy](const HandlerOutcome &outcome) {
@@ -139,12 +148,17 @@ void MainThreadHandler::cancel()
     QMetaObject::invokeMethod(
         QCoreApplication::instance(),
         [shared = m_shared] {
-            if (!shared->inner)
-                return;
-            shared->inner->cancel();
-            if (shared->cancelledProtocolSink)
-                if (nlohmann::json record = shared->inner->cancelledProtocol(); record.is_object())
-                    shared->cancelledProtocolSink(std::move(record));
+            nlohmann::json record;
+            if (shared->inner) {
+                shared->inner->cancel();
+                record = shared->inner->cancelledProtocol();
+            }
+            // Finished before the cancel came: its outcome's record (the proxy no longer
+            // listens to it).
+            if (!record.is_object())
+                record = std::move(shared->finishedProtocol);
+            if (shared->cancelledProtocolSink && record.is_object())
+                shared->cancelledProtocolSink(std::move(record));
         },
         Qt::QueuedConnection);
 }
