@@ -34,30 +34,10 @@ using nlohmann::json;
 
 namespace {
 
-/// Starts `server-everything streamableHttp` on a free port; its port, or 0 when it did
-/// not come up within 60 s.
+/// Starts `server-everything streamableHttp` on a free port; its port, or 0.
 quint16 startEverythingHttp(QProcess &server, const QString &entry)
 {
-    // The server listens on PORT (its default, 3001, may be taken); it says so on stderr.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    const quint16 port = freePort();
-    environment.insert(QStringLiteral("PORT"), QString::number(port));
-    // Its HTTP mode mints session ids with the global `crypto`, which Debian 12's Node 18
-    // has only behind this flag ("ReferenceError: crypto is not defined" on every
-    // request, seen in a fresh bookworm root); newer Nodes take the flag and ignore it.
-    environment.insert(
-        QStringLiteral("NODE_OPTIONS"),
-        (environment.value(QStringLiteral("NODE_OPTIONS")) + QStringLiteral(" --experimental-global-webcrypto"))
-            .trimmed());
-    server.setProcessEnvironment(environment);
-    server.setStandardOutputFile(QProcess::nullDevice()); // a line per request
-    server.start(QStandardPaths::findExecutable(QStringLiteral("node")), {entry, QStringLiteral("streamableHttp")});
-    if (!server.waitForStarted())
-        return 0;
-    QByteArray log;
-    if (!QTest::qWaitFor([&] { return (log += server.readAllStandardError()).contains("listening on port"); }, 60000))
-        return 0;
-    return port;
+    return startEverything(server, entry, QStringLiteral("streamableHttp"), "listening on port");
 }
 
 /// The data of the log messages (`notifications/message`) `session` receives from now

@@ -110,27 +110,9 @@ QString TestMcpSse::startEverything()
         m_everything->waitForFinished();
     }
     m_everything = std::make_unique<QProcess>();
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    const quint16 port = freePort();
-    environment.insert(QStringLiteral("PORT"), QString::number(port));
-    // As for streamableHttp (tst_mcphttp): Debian 12's Node 18 has the global `crypto`
-    // only behind this flag; newer Nodes take it and ignore it.
-    environment.insert(
-        QStringLiteral("NODE_OPTIONS"),
-        (environment.value(QStringLiteral("NODE_OPTIONS")) + QStringLiteral(" --experimental-global-webcrypto"))
-            .trimmed());
-    m_everything->setProcessEnvironment(environment);
-    m_everything->setStandardOutputFile(QProcess::nullDevice());
-    m_everything->start(QStandardPaths::findExecutable(QStringLiteral("node")), {entry, QStringLiteral("sse")});
-    if (!m_everything->waitForStarted())
+    const quint16 port = ::startEverything(*m_everything, entry, QStringLiteral("sse"), "Server is running on port");
+    if (port == 0)
         return {};
-    QByteArray log;
-    if (!QTest::qWaitFor(
-            [&] { return (log += m_everything->readAllStandardError()).contains("Server is running on port"); },
-            60000)) {
-        qWarning("the reference server did not start: %s", log.constData());
-        return {};
-    }
     return QStringLiteral("http://127.0.0.1:%1").arg(port);
 }
 
