@@ -95,6 +95,7 @@ private Q_SLOTS:
     void callTimedOutWhileResumeWaits();
     void sessionClosedWhileResumeWaits();
     void resumedStreamOfAnAnsweredCallIsClosed();
+    void requestStreamFloodIsBounded();
 
 private:
     /// A session with the fake server at `path`, ready.
@@ -655,6 +656,33 @@ void TestMcpHttp::resumedStreamOfAnAnsweredCallIsClosed()
                  QByteArray("{\"content\":[{\"text\":\"answered elsewhere\",\"type\":\"text\"}]}"));
     }
     QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 3000);
+    session->close();
+}
+
+// attack39 F3: a flood on a request's own event stream grew the studio as fast as the
+// server sent (18 GB in 18 s with `toolstudio mcp call`): Qt's HTTP thread read a POST's
+// reply without bound, the read buffer's size being set before the request started.
+// 64 MiB of log messages before the response: the studio reads them at its own pace.
+void TestMcpHttp::requestStreamFloodIsBounded()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/postflood"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const qint64 before = residentKiB();
+    QVERIFY(before > 0);
+    qint64 grown = 0;
+    std::optional<McpReply> reply;
+    session->callTool(
+        QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 300000);
+    QTest::qWaitFor(
+        [&] {
+            grown = std::max(grown, residentKiB() - before);
+            return reply.has_value() || grown > 32 * 1024;
+        },
+        300000);
+    QVERIFY2(grown <= 32 * 1024, qPrintable(QStringLiteral("grew by %1 KiB").arg(grown)));
+    QVERIFY(reply.has_value());
+    QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
     session->close();
 }
 

@@ -31,6 +31,8 @@ The 2025-era paths take the session's GET stream by the path (else 405):
   /resumewait tools/call answers with an event stream: `retry: 500`, a log message with
               id w1:<the request's id>, then its end; a GET with a Last-Event-ID is
               counted (stats: gets) and answered with the response; one without, 405
+  /postflood  tools/call: an event stream of 64 MiB of log messages, then the response
+              (attack39 F3)
   /elsewhere  tools/call: `retry: 50`, a log message with id e1:<id>, the end; the GET
               that resumes it (Last-Event-ID) stays open (":" every 0.05 s), and the
               session's GET (none) sends each call's response (attack39)
@@ -214,6 +216,21 @@ class Handler(BaseHTTPRequestHandler):
         elif self.path in ("/getflood", "/getsay"):
             self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                 "content": [{"type": "text", "text": "ok"}]}}).encode())
+        elif self.path == "/postflood":
+            log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}}
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = event(log) * 100
+            try:
+                for _ in range((64 << 20) // len(chunk)):
+                    self.wfile.write(chunk)
+                self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                    "content": [{"type": "text", "text": "ok"}]}}))
+            except OSError:
+                pass
         elif self.path == "/elsewhere":
             note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
             with LOCK:
