@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcphttpgetstream.h"
 
+#include "mcptransport.h"
 #include "project/printabletext.h"
 
 #include <QNetworkAccessManager>
@@ -61,8 +62,12 @@ void McpHttpGetStream::connectNow()
     ++m_connections;
     m_reply = m_network->get(request);
     // Qt reads no more of the socket than this ahead of the studio (attack39 F1: a
-    // flooding stream grew the studio by 0.5 GB/s).
-    m_reply->setReadBufferSize(1 << 20);
+    // flooding stream grew the studio by 0.5 GB/s). Qt's HTTP thread applies a size only
+    // to a request it has started: set now, on the next turn of the event loop, and with
+    // the reply's head (McpHttpTransport::postMessage says why).
+    m_reply->setReadBufferSize(McpTransport::ReadBufferBytes);
+    QMetaObject::invokeMethod(
+        m_reply, [reply = m_reply] { reply->setReadBufferSize(McpTransport::ReadBufferBytes); }, Qt::QueuedConnection);
     connect(m_reply, &QNetworkReply::readyRead, this, &McpHttpGetStream::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &McpHttpGetStream::onFinished);
 }
@@ -76,6 +81,7 @@ void McpHttpGetStream::onReadyRead()
         const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray type = m_reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
         m_isStream = status >= 200 && status < 300 && type.startsWith("text/event-stream");
+        m_reply->setReadBufferSize(McpTransport::ReadBufferBytes);
     }
     const QByteArray bytes = m_reply->readAll();
     if (!m_isStream) {

@@ -45,8 +45,6 @@ public:
     /// POSTs open at once (requests waiting for a response, answers to the server's
     /// requests, notifications).
     static constexpr std::size_t MaxOpenPosts = 32;
-    /// Bytes Qt may read of an event stream ahead of the studio (QNetworkReply::setReadBufferSize).
-    static constexpr qint64 ReadBufferBytes = 1 << 20;
     /// Characters of an HTTP error's body quoted in a failure.
     static constexpr int QuotedBodyChars = 300;
 

@@ -21,6 +21,8 @@ class McpTransport : public QObject
 public:
     /// Bytes one message may have; a larger one is skipped without being kept whole.
     static constexpr std::size_t MaxMessageBytes = 64u << 20;
+    /// Bytes Qt may read of an HTTP reply ahead of the studio (QNetworkReply::setReadBufferSize).
+    static constexpr qint64 ReadBufferBytes = 1 << 20;
 
     using QObject::QObject;
 

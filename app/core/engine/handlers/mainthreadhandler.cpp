@@ -91,8 +91,14 @@ MainThreadHandler::~MainThreadHandler()
     if (m_innerFinished)
         return;
     cancel();
+    // The inner handler is deleted on the main thread when this event has run — or when
+    // it is dropped undelivered with the application (a run that ends right after its
+    // attempt was cancelled: the handler, and what it holds, leaked). The guard lives in
+    // the event only (moved in), so its deleter never runs on this thread.
     QMetaObject::invokeMethod(
-        QCoreApplication::instance(), [shared = m_shared] { delete shared->inner.data(); }, Qt::QueuedConnection);
+        QCoreApplication::instance(),
+        [inner = std::shared_ptr<void>(nullptr, [shared = m_shared](void *) { delete shared->inner.data(); })] {},
+        Qt::QueuedConnection);
 }
 
 void MainThreadHandler::start(const HandlerRequest &request)
