@@ -665,6 +665,11 @@ void TestMcpHttp::resumedStreamOfAnAnsweredCallIsClosed()
 // 64 MiB of log messages before the response: the studio reads them at its own pace.
 void TestMcpHttp::requestStreamFloodIsBounded()
 {
+#if defined(__SANITIZE_ADDRESS__)
+    // Its quarantine keeps freed memory (up to 256 MiB): the resident size measures the
+    // churn of reading the flood there, not what is kept (57 MB measured with the bound).
+    QSKIP("the resident size is no measure of what is kept under AddressSanitizer");
+#endif
     McpHttpTransport *transport = nullptr;
     const auto session = openFake(QStringLiteral("/postflood"), &transport);
     QCOMPARE(session->state(), McpClientSession::State::Ready);
