@@ -116,12 +116,7 @@ void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
     request.setRawHeader("Accept", "application/json, text/event-stream");
     const std::string body = message.encode();
     QNetworkReply *reply = m_network->post(request, QByteArray(body.data(), qsizetype(body.size())));
-    // Qt reads no more of the socket than ReadBufferBytes ahead of the studio, so a server
-    // that floods an event stream is slowed to the studio's pace (attack39 F3: 18 GB in
-    // 18 s). Qt's HTTP thread applies a size only to a request it has started, and a POST
-    // is started on the next turn of the event loop: the size is set on the turn after.
-    QMetaObject::invokeMethod(
-        reply, [reply] { reply->setReadBufferSize(ReadBufferBytes); }, Qt::QueuedConnection);
+    boundReadBuffer(reply);
     Post &post = m_posts[reply];
     if (message.kind == JsonRpcMessage::Kind::Request)
         post.requestId = message.id;

@@ -16,6 +16,13 @@ McpHttpTransportBase::McpHttpTransportBase(Endpoint endpoint, QObject *parent)
     , m_network(new QNetworkAccessManager(this))
 {}
 
+void McpHttpTransportBase::boundReadBuffer(QNetworkReply *reply)
+{
+    reply->setReadBufferSize(ReadBufferBytes);
+    QMetaObject::invokeMethod(
+        reply, [reply] { reply->setReadBufferSize(ReadBufferBytes); }, Qt::QueuedConnection);
+}
+
 void McpHttpTransportBase::setAuthorizer(McpOAuthAuthorizer *authorizer)
 {
     m_authorizer = authorizer;

@@ -58,6 +58,12 @@ public:
     virtual std::size_t openPosts() const = 0;
     /// Messages send() refused because MaxOpenPosts were open.
     qint64 refusedSends() const { return m_refusedSends; }
+    /// Qt reads no more of `reply` than ReadBufferBytes ahead of the studio, so a server
+    /// that floods it is read at the studio's pace (attack39: 18 GB in 18 s). Qt 6.4's
+    /// HTTP thread applies a size only to a request it has started — a GET starts at once,
+    /// a POST on the next turn of the event loop — so the size is set now and on the
+    /// next turn (a caller sets it again with the reply's head, to be sure).
+    static void boundReadBuffer(QNetworkReply *reply);
 
 protected:
     McpHttpTransportBase(Endpoint endpoint, QObject *parent);

@@ -132,12 +132,7 @@ void McpSseTransport::openStream(bool retried)
     get.setRawHeader("Accept", "text/event-stream");
     get.setRawHeader("Cache-Control", "no-cache");
     m_stream = m_network->get(get);
-    // Qt reads no more of the socket than this ahead of the studio: a flooding stream is
-    // slowed to the studio's pace instead of filling its memory (as McpHttpGetStream,
-    // which says why it is set twice).
-    m_stream->setReadBufferSize(ReadBufferBytes);
-    QMetaObject::invokeMethod(
-        m_stream, [stream = m_stream] { stream->setReadBufferSize(ReadBufferBytes); }, Qt::QueuedConnection);
+    boundReadBuffer(m_stream); // a flooding stream is read at the studio's pace
     connect(m_stream, &QNetworkReply::readyRead, this, &McpSseTransport::onStreamReadyRead);
     connect(m_stream, &QNetworkReply::finished, this, &McpSseTransport::onStreamFinished);
 }
