@@ -172,15 +172,6 @@ void StepAttempts::startAttempt(int index)
         s.steps[std::size_t(index)].attempts.back().streamed = text;
         s.emitStep(&StepEngine::stepChanged, index);
     });
-    if (tool.retry.attemptTimeoutMs > 0) {
-        if (!flight.attemptTimer) {
-            flight.attemptTimer = new QTimer(flight.owner(s.q));
-            flight.attemptTimer->setSingleShot(true);
-            QObject::connect(flight.attemptTimer, &QTimer::timeout, flight.context,
-                             [this, index] { onAttemptTimeout(index); });
-        }
-        flight.attemptTimer->start(tool.retry.attemptTimeoutMs);
-    }
     startTotalTimer(index, tool);
 
     HandlerRequest request;
@@ -206,8 +197,20 @@ void StepAttempts::startAttempt(int index)
         watchAnswers();
     }
     // A slot above may have cancelled the run (Stop); then the handler is gone.
-    if (s.flights[std::size_t(index)] && s.flights[std::size_t(index)]->handler == handler)
-        handler->start(request);
+    if (!s.flights[std::size_t(index)] || s.flights[std::size_t(index)]->handler != handler)
+        return;
+    // The attempt's time starts with its call, after the write-ahead (attack40: a slow
+    // journal write ate into the attempt timeout).
+    if (tool.retry.attemptTimeoutMs > 0) {
+        if (!flight.attemptTimer) {
+            flight.attemptTimer = new QTimer(flight.owner(s.q));
+            flight.attemptTimer->setSingleShot(true);
+            QObject::connect(flight.attemptTimer, &QTimer::timeout, flight.context,
+                             [this, index] { onAttemptTimeout(index); });
+        }
+        flight.attemptTimer->start(tool.retry.attemptTimeoutMs);
+    }
+    handler->start(request);
 }
 
 void StepAttempts::watchAnswers()

@@ -157,15 +157,34 @@ private:
     QString m_connectionName;
     QString m_path;
     QString m_lastError;
-    /// What this Journal knows of a run's rows besides its steps: which steps have rows
-    /// in `attempts` — a step written with a folded attempt (JournalRows::foldsAttempt)
+    /// What this Journal wrote of an attempt row: an attempt changes only so — it ends
+    /// (end, outcome, error), its output grows, a late Protocol record fills it
+    /// (StepAttempts::keepLateProtocol) —, so a row whose mark is unchanged is not written
+    /// again (attack40: every write of a step rewrote all its attempts, 512 KiB records
+    /// each, so journaling grew with attempts²).
+    struct AttemptMark
+    {
+        int number = 0;
+        qint64 startedAt = 0;
+        qint64 endedAt = 0;
+        bool succeeded = false;
+        bool failed = false;
+        qsizetype outputBytes = 0;
+        qsizetype protocolMessages = -1; ///< -1: no record
+        static AttemptMark of(const Attempt &attempt);
+        bool operator==(const AttemptMark &) const = default;
+    };
+    /// What this Journal knows of a run's rows besides its steps: the attempt rows it
+    /// wrote per step — a step written with a folded attempt (JournalRows::foldsAttempt)
     /// deletes rows only when it may have some, so a step written once, final, is a
-    /// single statement — and whether its `step_tools` rows are complete (schema 6).
+    /// single statement; a step written again writes only its new and changed attempts —
+    /// and whether its `step_tools` rows are complete (schema 6). Cleared whenever a
+    /// write may not have reached the file (a rollback, a dropped record): looked up again.
     struct RunRows
     {
-        bool olderRows = false;    ///< the run had attempt rows when first seen: always replace
+        bool olderRows = false;    ///< the run had attempt rows when first seen: replace a step's on its first write
         bool toolsIndexed = false; ///< runs.tools_indexed: a step written now must clear it
-        QSet<int> sequences;       ///< steps this Journal wrote attempt rows for
+        QHash<int, QList<AttemptMark>> written; ///< by sequence: the attempt rows this Journal wrote
     };
     /// The run's entry, looked up in the file on first use; nullptr with `error` set.
     RunRows *runRows(const QString &runId, QString *error);

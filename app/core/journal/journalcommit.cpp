@@ -41,6 +41,7 @@ constexpr char UpsertStepSql[]
       " attempt_ended_at = excluded.attempt_ended_at, recorded_started_at = excluded.recorded_started_at,"
       " recorded_ended_at = excluded.recorded_ended_at";
 constexpr char DeleteAttemptsSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
+constexpr char DeleteAttemptSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ? AND number = ?";
 constexpr char InsertAttemptSql[]
     = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output, protocol)"
       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -77,6 +78,8 @@ const char *sqlOf(TailStatement statement)
         return ClearToolsSql;
     case TailStatement::InsertOutput:
         return InsertOutputSql;
+    case TailStatement::DeleteAttempt:
+        return DeleteAttemptSql;
     }
     return nullptr;
 }
@@ -164,15 +167,39 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
     }
     const bool fold = JournalRows::foldsAttempt(step);
     upsertStep(step, fold, record);
-    // The step's attempts replace those written before; a step without rows (most:
-    // written once, final, its attempt folded) skips the delete.
-    if (rows->olderRows || rows->sequences.contains(step.sequence)) {
+    // Rows this Journal did not write (a resumed run's, on the step's first write), rows
+    // a folded step no longer has, or more rows than the step has attempts: all replaced.
+    auto written = rows->written.find(step.sequence);
+    const bool known = written != rows->written.end();
+    const qsizetype before = known ? written->size() : 0;
+    const bool replaceAll
+        = known ? before > 0 && (fold || before > qsizetype(step.attempts.size())) : rows->olderRows;
+    if (replaceAll)
         record.op(TailStatement::DeleteAttempts).add(step.runId).add(step.sequence);
-        rows->sequences.remove(step.sequence);
-    }
-    if (fold)
+    if (fold) {
+        if (known)
+            rows->written.erase(written);
+        else if (rows->olderRows)
+            rows->written.insert(step.sequence, {}); // replaced: none left
         return true;
-    for (const Attempt &attempt : step.attempts) {
+    }
+    if (!known)
+        written = rows->written.insert(step.sequence, {});
+    QList<AttemptMark> &marks = *written;
+    if (replaceAll)
+        marks.clear();
+    // Only what is new or changed: a changed attempt's row is deleted and written again.
+    for (std::size_t i = 0; i < step.attempts.size(); ++i) {
+        const Attempt &attempt = step.attempts[i];
+        const AttemptMark mark = AttemptMark::of(attempt);
+        if (qsizetype(i) < marks.size()) {
+            if (marks[qsizetype(i)] == mark)
+                continue;
+            record.op(TailStatement::DeleteAttempt)
+                .add(step.runId)
+                .add(step.sequence)
+                .add(marks[qsizetype(i)].number);
+        }
         record.op(TailStatement::InsertAttempt)
             .add(step.runId)
             .add(step.sequence)
@@ -183,10 +210,28 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
         addError(record, attempt.error);
         record.addBlob(attempt.output);
         addOptionalJson(record, attempt.protocol.is_null() ? std::nullopt : std::optional(attempt.protocol));
+        if (qsizetype(i) < marks.size())
+            marks[qsizetype(i)] = mark;
+        else
+            marks.append(mark);
     }
-    if (!step.attempts.empty())
-        rows->sequences.insert(step.sequence);
     return true;
+}
+
+Journal::AttemptMark Journal::AttemptMark::of(const Attempt &attempt)
+{
+    AttemptMark mark;
+    mark.number = attempt.number;
+    mark.startedAt = attempt.startedAt;
+    mark.endedAt = attempt.endedAt;
+    mark.succeeded = attempt.succeeded;
+    mark.failed = attempt.error.has_value();
+    mark.outputBytes = attempt.output.size();
+    if (!attempt.protocol.is_null()) {
+        const auto messages = attempt.protocol.is_object() ? attempt.protocol.find("messages") : attempt.protocol.end();
+        mark.protocolMessages = messages != attempt.protocol.end() ? qsizetype(messages->size()) : 0;
+    }
+    return mark;
 }
 
 void Journal::writeEvent(const PolicyEvent &event, TailRecord &record)
@@ -219,6 +264,9 @@ bool Journal::runOps(QByteArrayView ops, QString *error, int *code)
             break;
         case TailStatement::DeleteAttempts:
             what = QStringLiteral("old attempts");
+            break;
+        case TailStatement::DeleteAttempt:
+            what = QStringLiteral("attempt %1's old row").arg(values.size() > 2 ? values[2].integer : 0);
             break;
         case TailStatement::InsertEvent:
             context = QStringLiteral("recording event %1").arg(values.size() > 3 ? textOf(values[3]) : QString());
@@ -359,6 +407,7 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
     for (const Step *step : steps) {
         if (!writeStep(*step, record, &error)) {
             m_knownRuns = knownBefore;
+            m_runRows.clear(); // the marks of the steps before it were not written
             m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step->sequence).arg(step->tool, error);
             return false;
         }
@@ -367,7 +416,10 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
         writeEvent(event, record);
     if (record.ops() == 0)
         return true;
-    return commitRecord(int(steps.size() + events.size()), othersMustSee(steps), knownBefore);
+    if (commitRecord(int(steps.size() + events.size()), othersMustSee(steps), knownBefore))
+        return true;
+    m_runRows.clear(); // what the marks say was written was not
+    return false;
 }
 
 bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &chunk)
@@ -538,6 +590,7 @@ QByteArray Journal::writeEach(QByteArrayView records, const QString &tailName, q
             *allOk = false;
             m_lastError = failure;
             qWarning("journal: a step commit SQLite refused was dropped: %s", qUtf8Printable(failure));
+            m_runRows.clear(); // its attempt rows are not in the file: written whole next time
             // Handled: recovery must not try it again (nor stop at it).
             SqliteStatement *mark = tailName.isEmpty() ? nullptr : nativeStatement(MarkTailSql);
             if (mark)

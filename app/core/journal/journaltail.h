@@ -22,6 +22,7 @@ enum class TailStatement : quint8 {
     UnmarkTools = 6,    ///< run_id (runs.tools_indexed = 0)
     ClearTools = 7,     ///< run_id (DELETE FROM step_tools)
     InsertOutput = 8,   ///< run_id, stream, run_id, stream, chunk: a chunk of the script's output
+    DeleteAttempt = 9,  ///< run_id, sequence, number: one attempt row, written again after it
 };
 
 /// One step commit as the values Journal binds to its statements (TailStatement), built
