@@ -222,8 +222,9 @@ private Q_SLOTS:
         bad.sequence = 2;
         bad.attempts[1].number = 1;
         QVERIFY(journal.commit({&step, &bad}, {}));
-        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("a step commit SQLite refused was "
-                                                                             "dropped: recording step 2")));
+        QTest::ignoreMessage(QtWarningMsg,
+                             QRegularExpression(QStringLiteral("a step commit SQLite refused was "
+                                                               "dropped: recording step 2")));
         QVERIFY(!journal.flush());
         QCOMPARE(attemptRows(path), QStringLiteral("1:0:0:open"));
         step = retriedStep(3, 10);

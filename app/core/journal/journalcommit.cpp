@@ -172,8 +172,7 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
     auto written = rows->written.find(step.sequence);
     const bool known = written != rows->written.end();
     const qsizetype before = known ? written->size() : 0;
-    const bool replaceAll
-        = known ? before > 0 && (fold || before > qsizetype(step.attempts.size())) : rows->olderRows;
+    const bool replaceAll = known ? before > 0 && (fold || before > qsizetype(step.attempts.size())) : rows->olderRows;
     if (replaceAll)
         record.op(TailStatement::DeleteAttempts).add(step.runId).add(step.sequence);
     if (fold) {
@@ -195,10 +194,7 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
         if (qsizetype(i) < marks.size()) {
             if (marks[qsizetype(i)] == mark)
                 continue;
-            record.op(TailStatement::DeleteAttempt)
-                .add(step.runId)
-                .add(step.sequence)
-                .add(marks[qsizetype(i)].number);
+            record.op(TailStatement::DeleteAttempt).add(step.runId).add(step.sequence).add(marks[qsizetype(i)].number);
         }
         record.op(TailStatement::InsertAttempt)
             .add(step.runId)
