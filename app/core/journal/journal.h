@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "journal/attemptrowswritten.h"
 #include "project/step.h"
 
 #include <QHash>
@@ -157,34 +158,16 @@ private:
     QString m_connectionName;
     QString m_path;
     QString m_lastError;
-    /// What this Journal wrote of an attempt row: an attempt changes only so — it ends
-    /// (end, outcome, error), its output grows, a late Protocol record fills it
-    /// (StepAttempts::keepLateProtocol) —, so a row whose mark is unchanged is not written
-    /// again (attack40: every write of a step rewrote all its attempts, 512 KiB records
-    /// each, so journaling grew with attempts²).
-    struct AttemptMark
-    {
-        int number = 0;
-        qint64 startedAt = 0;
-        qint64 endedAt = 0;
-        bool succeeded = false;
-        bool failed = false;
-        qsizetype outputBytes = 0;
-        qsizetype protocolMessages = -1; ///< -1: no record
-        static AttemptMark of(const Attempt &attempt);
-        bool operator==(const AttemptMark &) const = default;
-    };
     /// What this Journal knows of a run's rows besides its steps: the attempt rows it
-    /// wrote per step — a step written with a folded attempt (JournalRows::foldsAttempt)
-    /// deletes rows only when it may have some, so a step written once, final, is a
-    /// single statement; a step written again writes only its new and changed attempts —
+    /// wrote (AttemptRowsWritten: a step written once, final, with its attempt folded is a
+    /// single statement; a step written again writes only its new and changed attempts)
     /// and whether its `step_tools` rows are complete (schema 6). Cleared whenever a
     /// write may not have reached the file (a rollback, a dropped record): looked up again.
     struct RunRows
     {
         bool olderRows = false;    ///< the run had attempt rows when first seen: replace a step's on its first write
         bool toolsIndexed = false; ///< runs.tools_indexed: a step written now must clear it
-        QHash<int, QList<AttemptMark>> written; ///< by sequence: the attempt rows this Journal wrote
+        AttemptRowsWritten written;
     };
     /// The run's entry, looked up in the file on first use; nullptr with `error` set.
     RunRows *runRows(const QString &runId, QString *error);

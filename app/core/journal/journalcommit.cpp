@@ -167,35 +167,13 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
     }
     const bool fold = JournalRows::foldsAttempt(step);
     upsertStep(step, fold, record);
-    // Rows this Journal did not write (a resumed run's, on the step's first write), rows
-    // a folded step no longer has, or more rows than the step has attempts: all replaced.
-    auto written = rows->written.find(step.sequence);
-    const bool known = written != rows->written.end();
-    const qsizetype before = known ? written->size() : 0;
-    const bool replaceAll = known ? before > 0 && (fold || before > qsizetype(step.attempts.size())) : rows->olderRows;
-    if (replaceAll)
+    const AttemptRowsWritten::Plan plan = rows->written.plan(step, fold, rows->olderRows);
+    if (plan.deleteAll)
         record.op(TailStatement::DeleteAttempts).add(step.runId).add(step.sequence);
-    if (fold) {
-        if (known)
-            rows->written.erase(written);
-        else if (rows->olderRows)
-            rows->written.insert(step.sequence, {}); // replaced: none left
-        return true;
-    }
-    if (!known)
-        written = rows->written.insert(step.sequence, {});
-    QList<AttemptMark> &marks = *written;
-    if (replaceAll)
-        marks.clear();
-    // Only what is new or changed: a changed attempt's row is deleted and written again.
-    for (std::size_t i = 0; i < step.attempts.size(); ++i) {
-        const Attempt &attempt = step.attempts[i];
-        const AttemptMark mark = AttemptMark::of(attempt);
-        if (qsizetype(i) < marks.size()) {
-            if (marks[qsizetype(i)] == mark)
-                continue;
-            record.op(TailStatement::DeleteAttempt).add(step.runId).add(step.sequence).add(marks[qsizetype(i)].number);
-        }
+    for (const AttemptRowsWritten::Row &row : plan.rows) {
+        if (row.replaces > 0)
+            record.op(TailStatement::DeleteAttempt).add(step.runId).add(step.sequence).add(row.replaces);
+        const Attempt &attempt = step.attempts[std::size_t(row.index)];
         record.op(TailStatement::InsertAttempt)
             .add(step.runId)
             .add(step.sequence)
@@ -206,28 +184,8 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
         addError(record, attempt.error);
         record.addBlob(attempt.output);
         addOptionalJson(record, attempt.protocol.is_null() ? std::nullopt : std::optional(attempt.protocol));
-        if (qsizetype(i) < marks.size())
-            marks[qsizetype(i)] = mark;
-        else
-            marks.append(mark);
     }
     return true;
-}
-
-Journal::AttemptMark Journal::AttemptMark::of(const Attempt &attempt)
-{
-    AttemptMark mark;
-    mark.number = attempt.number;
-    mark.startedAt = attempt.startedAt;
-    mark.endedAt = attempt.endedAt;
-    mark.succeeded = attempt.succeeded;
-    mark.failed = attempt.error.has_value();
-    mark.outputBytes = attempt.output.size();
-    if (!attempt.protocol.is_null()) {
-        const auto messages = attempt.protocol.is_object() ? attempt.protocol.find("messages") : attempt.protocol.end();
-        mark.protocolMessages = messages != attempt.protocol.end() ? qsizetype(messages->size()) : 0;
-    }
-    return mark;
 }
 
 void Journal::writeEvent(const PolicyEvent &event, TailRecord &record)

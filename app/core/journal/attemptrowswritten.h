@@ -1,0 +1,54 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/step.h"
+
+#include <QHash>
+#include <QList>
+
+#include <vector>
+
+/// Which attempt rows a step's write must touch, from what this Journal wrote of the
+/// run before (docs/steps.md "The commit path"). An attempt changes only so — it ends
+/// (end, outcome, error), its output grows, a late Protocol record fills it
+/// (StepAttempts::keepLateProtocol) —, so a row whose mark is unchanged is not written
+/// again (attack40: every write of a step rewrote all its attempts, 512 KiB records
+/// each, so journaling grew with attempts²).
+class AttemptRowsWritten
+{
+public:
+    /// One attempt row to write: the step's attempt at `index`, replacing the row of
+    /// attempt `replaces` (0: a new row).
+    struct Row
+    {
+        int index = 0;
+        int replaces = 0;
+    };
+    struct Plan
+    {
+        bool deleteAll = false; ///< delete every attempt row of the step first
+        std::vector<Row> rows;  ///< then write these
+    };
+
+    /// `olderRows`: the run had attempt rows when this Journal first saw it (a resumed
+    /// run): a step's first write replaces them all. All rows are also replaced when
+    /// the step's attempt folds into its row (`fold`: none written) or it has fewer
+    /// attempts than were written. Records the plan as written.
+    Plan plan(const Step &step, bool fold, bool olderRows);
+
+private:
+    struct Mark
+    {
+        int number = 0;
+        qint64 startedAt = 0;
+        qint64 endedAt = 0;
+        bool succeeded = false;
+        bool failed = false;
+        qsizetype outputBytes = 0;
+        qsizetype protocolMessages = -1; ///< -1: no record
+        static Mark of(const Attempt &attempt);
+        bool operator==(const Mark &) const = default;
+    };
+    QHash<int, QList<Mark>> m_written; ///< by sequence
+};
