@@ -62,7 +62,7 @@ void addSendShortcut(QWidget *widget, AnswerPane *receiver, bool (AnswerPane::*s
 
 AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     : QWidget(parent)
-    , m_run(run)
+    , m_route(run)
 {
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
 
@@ -600,64 +600,21 @@ bool AnswerPane::send(const ManualAnswer &given)
     ManualAnswer answer = given;
     if (!m_held && answer.question == 0 && m_question.is_object())
         answer.question = m_question.value("serial", 0);
-    if (!m_run && !(m_held ? bool(m_heldDecider) : bool(m_answerer))) { // Try it answers through an answerer
+    if (!m_route.available(m_held)) {
         showProblem(tr("There is no run to answer."));
         return false;
     }
     // The call closes (pendingCallClosed) before the run's outcome comes back, and the
     // pane may move on to the next call meanwhile: report the call that was answered,
-    // not the one shown then.
+    // not the one shown then. Its answer counts as on its way until the outcome.
     const QString callId = m_callId;
     if (callId == m_sendingCallId)
         return false; // its outcome is on the way
-    constexpr qsizetype MaxSentChars = 200;
     const bool timeout = m_held && answer.isError && m_errorBox->timeoutChosen();
-    if (timeout) {
-        m_sentText = tr("Failed without running (timeout): timed out by hand");
-    } else if (m_held && answer.isError) {
-        m_sentText = tr("Failed without running (tool_failed): %1").arg(clippedText(answer.message, MaxSentChars));
-    } else if (answer.isError) {
-        m_sentText = (answer.retryable ? tr("Answered with a retryable error: %1") : tr("Answered with an error: %1"))
-                         .arg(clippedText(answer.message, MaxSentChars));
-    } else {
-        const QString json
-            = QString::fromStdString(answer.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-        const QString shown = clippedText(json, MaxSentChars);
-        m_sentText = m_held ? tr("Answered instead with %1 (the handler did not run)").arg(shown)
-                            : tr("Answered with %1").arg(shown);
-    }
-    if (m_heldDecider && m_held) { // a served call held by step mode: decided in this process, at once
-        ServedStepMode::Decision decision;
-        decision.kind = timeout ? ServedStepMode::Decision::Kind::TimeOut
-            : answer.isError    ? ServedStepMode::Decision::Kind::Fail
-                                : ServedStepMode::Decision::Kind::Answer;
-        decision.answer = answer;
-        // The call is released while it is decided (the dock may move on): the answer
-        // counts as on its way until then, as for a posted decision.
-        m_sendingCallId = callId;
-        const HeldDecider decider = m_heldDecider;
-        QString reason;
-        const bool accepted = decider(callId, decision, &reason);
-        sent(callId, accepted, reason);
-        return accepted;
-    }
-    if (m_answerer && !m_held) { // a served run's call: through the journal, at once
-        QString reason;
-        const bool accepted = m_answerer(callId, m_attempt, answer, &reason);
-        sent(callId, accepted, reason);
-        return accepted;
-    }
-    // Posted to the run thread (issue 18): the window never waits for a slow
-    // validation or handler there; the outcome comes back queued.
+    m_sentText = AnswerRoute::summary(answer, m_held, timeout);
     m_sendingCallId = callId;
-    const auto outcome = [this, callId](bool accepted, const QString &reason) { sent(callId, accepted, reason); };
-    if (timeout)
-        m_run->timeOutStep(callId, this, outcome);
-    else if (m_held)
-        m_run->answerStep(callId, answer, this, outcome);
-    else
-        m_run->answer(callId, m_attempt, answer, this, outcome);
-    return true;
+    return m_route.send(callId, m_attempt, m_held, timeout, answer, this,
+                        [this, callId](bool accepted, const QString &reason) { sent(callId, accepted, reason); });
 }
 
 void AnswerPane::sent(const QString &callId, bool accepted, const QString &reason)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "answerroute.h"
 #include "erroranswerbox.h"
 #include "pagequestion.h"
 #include "project/step.h"
@@ -53,13 +54,13 @@ public:
     /// Where a waiting call's answer goes: `answerer` (a served run's call, answered
     /// through the journal as `toolstudio answer` does) instead of the run controller;
     /// an empty one: the controller. Held calls always go to the controller.
-    using Answerer = std::function<bool(const QString &callId, int attempt, const ManualAnswer &, QString *reason)>;
-    void setAnswerer(Answerer answerer) { m_answerer = std::move(answerer); }
+    using Answerer = AnswerRoute::Answerer;
+    void setAnswerer(Answerer answerer) { m_route.setAnswerer(std::move(answerer)); }
     /// Where a held call's decision goes: `decider` (a served MCP call held by the
     /// server's step mode, decided in this process: docs/server.md "Step mode for served
     /// calls") instead of the run controller; an empty one: the controller.
-    using HeldDecider = std::function<bool(const QString &callId, const ServedStepMode::Decision &, QString *reason)>;
-    void setHeldDecider(HeldDecider decider) { m_heldDecider = std::move(decider); }
+    using HeldDecider = AnswerRoute::HeldDecider;
+    void setHeldDecider(HeldDecider decider) { m_route.setHeldDecider(std::move(decider)); }
     /// Shows `step`, held by step mode before its first attempt (RunController::
     /// stepPaused); clears the previous input. **Answer Instead** ends the step with the
     /// result (RunController::answerStep: checked against output_schema like a manual
@@ -164,14 +165,12 @@ private:
     /// Send Reply disabled and the hint beside it shown while the reply is missing.
     void updateReplyState();
 
-    RunController *m_run = nullptr;
+    AnswerRoute m_route; ///< where an answer goes
     QString m_callId;
     QString m_tool;
     int m_attempt = 0;
     int m_maxAttempts = 0;
     int m_sequence = 0;
-    Answerer m_answerer;
-    HeldDecider m_heldDecider;
     PageQuestion m_pageQuestion; ///< a URL-mode elicitation's page: asked about, then opened
     bool m_held = false;         ///< the call is held by step mode, not waiting for a person
     nlohmann::json m_question;   ///< the attempt's question (elicitation, sampling), null when none
