@@ -16,6 +16,7 @@
 #include "engine/stepengine.h"
 #include "engine/stepmemo.h"
 #include "engine/stepwritebatch.h"
+#include "project/schemavalidator.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -48,6 +49,8 @@ QString hashOfCompactJson(std::string_view text);
 std::size_t compactSize(const nlohmann::json &value);
 StepError makeError(ErrorCode code, const QString &message, bool retryable, int attempts,
                     nlohmann::json details = nlohmann::json::object());
+/// "WHAT at POINTER: MESSAGE" for a value a schema refused (the pointer elided).
+QString mismatchText(const char *what, const SchemaValidator::Failure &failure);
 
 /// Runtime state of an unfinished step: its handler and timers. Everything hangs off
 /// `context`, deleted after the flight ends (StepAttempts::deleteSoon) so that a timer
