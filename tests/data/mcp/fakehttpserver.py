@@ -36,6 +36,12 @@ The 2025-era paths take the session's GET stream by the path (else 405):
   /elsewhere  tools/call: `retry: 50`, a log message with id e1:<id>, the end; the GET
               that resumes it (Last-Event-ID) stays open (":" every 0.05 s), and the
               session's GET (none) sends each call's response (attack39)
+  /storm      GET: `retry: 0`, `id: <n>`, a log message, then the end, every time
+              (attack39 F5); stats adds getTimes (each GET's time in s since the first);
+              tools/call t answers "ok" after 10 s
+  /getpings   GET: `ping` requests as fast as the client takes them, for ever (attack39
+              F4); stats adds pongs (answers to pings POSTed); tools/call t answers "ok"
+              after 10 s (a call open while the GET stream floods)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
@@ -99,7 +105,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         last = self.headers.get("Last-Event-ID") or ""
         if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait",
-                             "/elsewhere") or (
+                             "/elsewhere", "/storm", "/getpings") or (
                 self.path == "/resumewait" and not last):
             self.reply(405, "text/plain", b"Method Not Allowed")
             return
@@ -109,6 +115,9 @@ class Handler(BaseHTTPRequestHandler):
             mine["gets"] += 1
             mine.setdefault("lastEventIds", []).append(last)
             first = mine["gets"] == 1
+            mine.setdefault("start", time.monotonic())
+            mine.setdefault("getTimes", []).append(round(time.monotonic() - mine["start"], 3))
+            gets = mine["gets"]
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
@@ -117,6 +126,20 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/quiet":
             self.wfile.write(b"retry: 100\n\n")
             return
+        if self.path == "/storm":
+            try:
+                self.wfile.write(b"retry: 0\nid: %d\n" % gets + event(
+                    {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "storm"}}))
+            except OSError:
+                pass
+            return
+        if self.path == "/getpings":
+            chunk = b"".join(event({"jsonrpc": "2.0", "id": "p%d" % i, "method": "ping"}) for i in range(100))
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                return
         if self.path == "/elsewhere":
             sent = set()
             try:
@@ -174,6 +197,10 @@ class Handler(BaseHTTPRequestHandler):
         message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         method, rid = message.get("method"), message.get("id")
         if rid is None or method is None:  # a notification, or an answer to our ping
+            if method is None and rid is not None:
+                with LOCK:
+                    mine = state(self.path)
+                    mine["pongs"] = mine.get("pongs", 0) + 1
             self.reply(202, "text/plain", b"")
             return
         if self.path.startswith("/listen"):
@@ -203,7 +230,8 @@ class Handler(BaseHTTPRequestHandler):
         if method == "tools/call" and (message.get("params") or {}).get("name") == "stats":
             with LOCK:
                 mine = state(self.path)
-                text = json.dumps({"gets": mine.get("gets", 0), "lastEventIds": mine.get("lastEventIds", [])})
+                text = json.dumps({"gets": mine.get("gets", 0), "lastEventIds": mine.get("lastEventIds", []),
+                                   "getTimes": mine.get("getTimes", []), "pongs": mine.get("pongs", 0)})
             self.reply(200, "application/json", json.dumps(
                 {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}}).encode())
             return
@@ -213,6 +241,10 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, "application/json", body)
         elif self.path == "/notjson":
             self.reply(200, "application/json", b"<html><body>502 Bad Gateway</body></html>")
+        elif self.path in ("/getpings", "/storm"):
+            time.sleep(10)
+            self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+                "content": [{"type": "text", "text": "ok"}]}}).encode())
         elif self.path in ("/getflood", "/getsay"):
             self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                 "content": [{"type": "text", "text": "ok"}]}}).encode())
