@@ -20,11 +20,23 @@
 
 #include <sys/resource.h>
 
+#include <optional>
 #include <vector>
 
 using nlohmann::json;
 
 namespace {
+
+/// The times the fake saw the GETs of its `path` (s since the first), a GET Qt sent again
+/// by itself (attack39 F6: at once, on the same connection) counted once.
+std::vector<double> getTimes(McpClientSession &session)
+{
+    std::vector<double> times;
+    for (const json &time : stats(session).value("getTimes", json::array()))
+        if (times.empty() || time.get<double>() - times.back() > 0.05)
+            times.push_back(time.get<double>());
+    return times;
+}
 
 /// CPU time (user and system) this process used so far, in ms.
 qint64 cpuMs()
@@ -43,6 +55,8 @@ class TestMcpHttpGetStream : public QObject
 private Q_SLOTS:
     void initTestCase();
     void reconnectStormBacksOffAndIsGivenUp();
+    void longStreamStartsTheBackoffOver();
+    void resumedStreamBacksOffButGoesOn();
     void pingFloodIsPaced();
 
 private:
@@ -79,12 +93,7 @@ void TestMcpHttpGetStream::reconnectStormBacksOffAndIsGivenUp()
     QTest::qWait(500);
     QCOMPARE(transport->getStreamRequests(), McpHttpGetStream::MaxShortStreams);
 
-    // What the server saw: each GET's time, a GET Qt sent again by itself (attack39 F6:
-    // at once, on the same connection) counted once.
-    std::vector<double> times;
-    for (const json &time : stats(*session).value("getTimes", json::array()))
-        if (times.empty() || time.get<double>() - times.back() > 0.05)
-            times.push_back(time.get<double>());
+    const std::vector<double> times = getTimes(*session);
     QCOMPARE(int(times.size()), McpHttpGetStream::MaxShortStreams);
     for (std::size_t n = 1; n < times.size(); ++n) {
         const double waited = times[n] - times[n - 1];
@@ -95,6 +104,55 @@ void TestMcpHttpGetStream::reconnectStormBacksOffAndIsGivenUp()
                 QStringLiteral("GET %1 came %2 s after the one before, not %3 s").arg(n).arg(waited).arg(backoff)));
     }
     QCOMPARE(toolNames(*session), QStringList({QStringLiteral("t")})); // the session goes on
+    session->close();
+}
+
+// A stream that lived ShortStreamMs or more starts the backoff over: the 4th GET of
+// /stormlong stays open 10.5 s; the GET after it comes 0.1 s after its end (the
+// server's retry), and the one after that 0.1 s later again (the first short stream of a
+// new run), not 1.6 s (the 5th short stream in a row).
+void TestMcpHttpGetStream::longStreamStartsTheBackoffOver()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/stormlong"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    QTRY_VERIFY_WITH_TIMEOUT(transport->getStreamRequests() >= 6, 30000);
+    QVERIFY(transport->getStream());
+    const std::vector<double> times = getTimes(*session);
+    QVERIFY2(times.size() >= 6, qPrintable(QString::number(times.size())));
+    QVERIFY2(times[4] - times[3] >= 10.5, qPrintable(QString::number(times[4] - times[3])));
+    QVERIFY2(times[5] - times[4] >= 0.095 && times[5] - times[4] < 0.5,
+             qPrintable(QString::number(times[5] - times[4])));
+    QCOMPARE(transport->getStreamEnd(), QString());
+    session->close();
+}
+
+// A resumed request's stream is backed off the same way but not given up for being short
+// (a 2025-11-25 server may end it after each event on purpose, "SSE polling"; the call's
+// timeout bounds it): /resumestorm answers the call on the 9th GET, after eight short
+// streams (`retry: 0`) and 25.5 s of backoff.
+void TestMcpHttpGetStream::resumedStreamBacksOffButGoesOn()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/resumestorm"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    std::optional<McpReply> reply;
+    session->callTool(
+        QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 90000);
+    QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
+    QCOMPARE(QByteArray::fromStdString(reply->result.dump()),
+             QByteArray("{\"content\":[{\"text\":\"resumed after 9\",\"type\":\"text\"}]}"));
+    const std::vector<double> times = getTimes(*session);
+    QCOMPARE(int(times.size()), McpHttpGetStream::MaxShortStreams + 1);
+    // Each waits 0.1 s * 2^(n-1) after the n-th short stream in a row.
+    for (std::size_t n = 1; n < times.size(); ++n) {
+        const double backoff = McpHttpGetStream::MinRetryMs * double(1 << (n - 1)) / 1000;
+        QVERIFY2(
+            times[n] - times[n - 1] >= backoff * 0.95,
+            qPrintable(QStringLiteral("GET %1 came %2 s after the one before").arg(n).arg(times[n] - times[n - 1])));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 30000);
     session->close();
 }
 

@@ -39,6 +39,11 @@ The 2025-era paths take the session's GET stream by the path (else 405):
   /storm      GET: `retry: 0`, `id: <n>`, a log message, then the end, every time
               (attack39 F5); stats adds getTimes (each GET's time in s since the first);
               tools/call t answers "ok" after 10 s
+  /stormlong  as /storm, but the 4th GET stays open 10.5 s (":" every 0.5 s) before its end
+  /resumestorm  tools/call answers with an event stream: `retry: 0`, a log message with
+              id s1:<the request's id>, then its end; a GET with Last-Event-ID sN:<id>
+              sends the same with id s<N+1>:<id>, and the response ("resumed after N")
+              once N is 9; a GET without Last-Event-ID, 405
   /getpings   GET: `ping` requests as fast as the client takes them, for ever (attack39
               F4); stats adds pongs (answers to pings POSTed); tools/call t answers "ok"
               after 10 s (a call open while the GET stream floods)
@@ -105,8 +110,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         last = self.headers.get("Last-Event-ID") or ""
         if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait",
-                             "/elsewhere", "/storm", "/getpings") or (
-                self.path == "/resumewait" and not last):
+                             "/elsewhere", "/storm", "/stormlong", "/getpings", "/resumestorm") or (
+                self.path in ("/resumewait", "/resumestorm") and not last):
             self.reply(405, "text/plain", b"Method Not Allowed")
             return
         with LOCK:
@@ -126,10 +131,27 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/quiet":
             self.wfile.write(b"retry: 100\n\n")
             return
-        if self.path == "/storm":
+        if self.path in ("/storm", "/stormlong"):
             try:
                 self.wfile.write(b"retry: 0\nid: %d\n" % gets + event(
                     {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "storm"}}))
+                for _ in range(21 if self.path == "/stormlong" and gets == 4 else 0):
+                    self.wfile.flush()
+                    time.sleep(0.5)
+                    self.wfile.write(b":\n\n")
+            except OSError:
+                pass
+            return
+        if self.path == "/resumestorm":
+            seen, rid = (int(part) for part in last[1:].split(":"))
+            try:
+                if seen < 9:
+                    self.wfile.write(b"retry: 0\nid: s%d:%d\n" % (seen + 1, rid) + event(
+                        {"jsonrpc": "2.0", "method": "notifications/message",
+                         "params": {"level": "info", "data": "working"}}))
+                else:
+                    self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                        "content": [{"type": "text", "text": "resumed after %d" % seen}]}}))
             except OSError:
                 pass
             return
@@ -241,7 +263,7 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, "application/json", body)
         elif self.path == "/notjson":
             self.reply(200, "application/json", b"<html><body>502 Bad Gateway</body></html>")
-        elif self.path in ("/getpings", "/storm"):
+        elif self.path in ("/getpings", "/storm", "/stormlong"):
             time.sleep(10)
             self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                 "content": [{"type": "text", "text": "ok"}]}}).encode())
@@ -272,6 +294,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(("retry: 50\nid: e1:%d\n" % rid).encode() + event(note))
+            self.wfile.flush()
+            self.close_connection = True
+        elif self.path == "/resumestorm":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b"retry: 0\nid: s1:%d\n" % rid + event(
+                {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}))
             self.wfile.flush()
             self.close_connection = True
         elif self.path in ("/resume", "/resume-noget", "/resumewait"):
