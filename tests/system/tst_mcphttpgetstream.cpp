@@ -27,15 +27,18 @@ using nlohmann::json;
 
 namespace {
 
-/// The times the fake saw the GETs of its `path` (s since the first), a GET Qt sent again
-/// by itself (attack39 F6: at once, on the same connection) counted once.
+/// The times the fake saw the GETs of the session's path (s since the first), a GET Qt
+/// sent again by itself (attack39 F6: the same Last-Event-ID again) counted once.
 std::vector<double> getTimes(McpClientSession &session)
 {
-    std::vector<double> times;
-    for (const json &time : stats(session).value("getTimes", json::array()))
-        if (times.empty() || time.get<double>() - times.back() > 0.05)
-            times.push_back(time.get<double>());
-    return times;
+    const json seen = stats(session);
+    const json times = seen.value("getTimes", json::array());
+    const json ids = seen.value("lastEventIds", json::array());
+    std::vector<double> distinct;
+    for (std::size_t n = 0; n < times.size() && n < ids.size(); ++n)
+        if (n == 0 || ids[n] != ids[n - 1])
+            distinct.push_back(times[n].get<double>());
+    return distinct;
 }
 
 /// CPU time (user and system) this process used so far, in ms.

@@ -36,10 +36,11 @@ The 2025-era paths take the session's GET stream by the path (else 405):
   /elsewhere  tools/call: `retry: 50`, a log message with id e1:<id>, the end; the GET
               that resumes it (Last-Event-ID) stays open (":" every 0.05 s), and the
               session's GET (none) sends each call's response (attack39)
-  /storm      GET: `retry: 0`, `id: <n>`, a log message, then the end, every time
+  /storm      GET: `retry: 0`, `id: <n>` (n: its Last-Event-ID + 1), a log message, then
+              the end, every time
               (attack39 F5); stats adds getTimes (each GET's time in s since the first);
               tools/call t answers "ok" after 10 s
-  /stormlong  as /storm, but the 4th GET stays open 10.5 s (":" every 0.5 s) before its end
+  /stormlong  as /storm, but the stream of id 4 stays open 10.5 s (":" every 0.5 s)
   /resumestorm  tools/call answers with an event stream: `retry: 0`, a log message with
               id s1:<the request's id>, then its end; a GET with Last-Event-ID sN:<id>
               sends the same with id s<N+1>:<id>, and the response ("resumed after N")
@@ -122,7 +123,6 @@ class Handler(BaseHTTPRequestHandler):
             first = mine["gets"] == 1
             mine.setdefault("start", time.monotonic())
             mine.setdefault("getTimes", []).append(round(time.monotonic() - mine["start"], 3))
-            gets = mine["gets"]
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
@@ -132,10 +132,12 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"retry: 100\n\n")
             return
         if self.path in ("/storm", "/stormlong"):
+            # The id names the client's stream: a GET Qt sends twice (attack39 F6) gets the same.
+            stream = int(last or 0) + 1
             try:
-                self.wfile.write(b"retry: 0\nid: %d\n" % gets + event(
+                self.wfile.write(b"retry: 0\nid: %d\n" % stream + event(
                     {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "storm"}}))
-                for _ in range(21 if self.path == "/stormlong" and gets == 4 else 0):
+                for _ in range(21 if self.path == "/stormlong" and stream == 4 else 0):
                     self.wfile.flush()
                     time.sleep(0.5)
                     self.wfile.write(b":\n\n")
