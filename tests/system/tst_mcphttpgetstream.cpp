@@ -161,7 +161,7 @@ void TestMcpHttpGetStream::resumedStreamBacksOffButGoesOn()
 
 // attack39 F4: a server that floods the GET stream with `ping` requests as fast as the
 // studio reads. Every ping was parsed, recorded and answered with a POST of its own (most
-// of them refused by MaxOpenPosts after all that): ~0.93 of a core (Debug) for as long as
+// of them refused by MaxOpenPosts after all that): half a core or more (Debug) for as long as
 // it lasted. Now at most MaxEventsPerWindow events are handed on per PaceWindowMs (the
 // server's writes wait meanwhile), and pings are answered at McpAnswerBudget's pace.
 void TestMcpHttpGetStream::pingFloodIsPaced()

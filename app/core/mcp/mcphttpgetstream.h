@@ -65,7 +65,7 @@ public:
     static constexpr int MaxBackoffMs = 30000;
     /// Events handed on at most per PaceWindowMs: 500 a second, far more than a server's
     /// progress and log messages need, and at the studio's cost per message (a ping
-    /// flood measured at ~0.93 of a core in a Debug build before) a few percent of one.
+    /// flood measured at 0.5 to 0.9 of a core in a Debug build before) a few percent of one.
     static constexpr int MaxEventsPerWindow = 50;
     static constexpr int PaceWindowMs = 100;
     /// Bytes read from the reply at a time (the events they complete are queued).
