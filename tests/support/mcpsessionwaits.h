@@ -5,6 +5,7 @@
 #pragma once
 
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcphttptransport.h"
 #include "testfiles.h"
 
 #include <QStandardPaths>
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 
 inline McpStdioTransport::Launch fakeServer(const QString &mode)
@@ -22,6 +24,21 @@ inline McpStdioTransport::Launch fakeServer(const QString &mode)
     launch.arguments = {mcpFixture("fakeserver.py"), mode};
     launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
     return launch;
+}
+
+/// A session over Streamable HTTP with tests/data/mcp/fakehttpserver.py at `url` (its
+/// base and a path), opened and waited on until it is ready or failed; `*transport` is
+/// its transport.
+inline std::unique_ptr<McpClientSession> openHttpFake(const QString &url, McpHttpTransport **transport)
+{
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(url);
+    *transport = new McpHttpTransport(endpoint);
+    auto session = std::make_unique<McpClientSession>(*transport);
+    session->open();
+    if (!QTest::qWaitFor([&] { return session->state() != McpClientSession::State::Initializing; }, 30000))
+        qWarning("the fake server did not answer initialize");
+    return session;
 }
 
 inline bool waitReady(McpClientSession &session)

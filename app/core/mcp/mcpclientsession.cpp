@@ -463,12 +463,15 @@ std::string McpClientSession::claimServerRequest(const json &id)
 
 void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
 {
+    // Answers no person gives and no server needs often are paced (attack39 F4).
     if (message.method == "ping") {
-        sendMessage(JsonRpcMessage::resultFor(message.id, json::object()));
+        if (m_answers.take())
+            sendMessage(JsonRpcMessage::resultFor(message.id, json::object()));
         return;
     }
     if (message.method == "roots/list") {
-        sendMessage(JsonRpcMessage::resultFor(message.id, {{"roots", m_roots}}));
+        if (m_answers.take())
+            sendMessage(JsonRpcMessage::resultFor(message.id, {{"roots", m_roots}}));
         return;
     }
     if (message.method == "elicitation/create" || message.method == "sampling/createMessage") {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mcpanswerbudget.h"
 #include "mcpclientsubscriptions.h"
 #include "mcphandshake.h"
 #include "mcpinputrequiredrounds.h"
@@ -60,7 +61,7 @@ class McpElicitationRequired;
 /// still get their reply, once).
 ///
 /// Requests from the server (docs/mcp.md "A server's requests"): `ping` and `roots/list`
-/// (setRoots) are answered here; `elicitation/create` and `sampling/createMessage` are
+/// (setRoots) are answered here, as fast as McpAnswerBudget lets (past it, not at all); `elicitation/create` and `sampling/createMessage` are
 /// handed on (serverRequestReceived) and answered with respond() / respondError();
 /// anything else is answered "Method not found". At most MaxOpenServerRequests are open
 /// at once; a request past that, or reusing the id of an open one, is answered with an
@@ -148,6 +149,8 @@ public:
     /// Lines of stdout that were not messages, and responses to ids never sent.
     qint64 refusedMessages() const { return m_refusedMessages; }
     qint64 unmatchedResponses() const { return m_unmatchedResponses; }
+    /// Requests of the server left unanswered: past McpAnswerBudget's pace.
+    qint64 unansweredServerRequests() const { return m_answers.refused(); }
     /// Remembers that the server answered `method` with -32601 (method not found), in
     /// `why`'s words, for the rest of this server session (open() forgets it: a restart
     /// is asked anew) — for a feature it declares but does not have (completions).
@@ -299,6 +302,7 @@ private:
     std::vector<QTimer *> m_spareTimers; ///< stopped, connected to nothing; children of the session
     qint64 m_refusedMessages = 0;
     qint64 m_unmatchedResponses = 0;
+    McpAnswerBudget m_answers;                 ///< answers sent of the session's own accord
     QHash<QString, QString> m_methodsNotFound; ///< noteMethodNotFound()
     /// The pages of the last listTools() (its counts and names so far).
     std::shared_ptr<McpToolListPages> m_toolList = std::make_shared<McpToolListPages>();

@@ -21,9 +21,13 @@ McpHttpGetStream::McpHttpGetStream(QNetworkAccessManager *network, std::function
     , m_request(std::move(request))
     , m_maxEventBytes(maxEventBytes)
     , m_retry(new QTimer(this))
+    , m_pace(new QTimer(this))
 {
     m_retry->setSingleShot(true);
+    m_retry->setTimerType(Qt::PreciseTimer);
     connect(m_retry, &QTimer::timeout, this, &McpHttpGetStream::connectNow);
+    m_pace->setSingleShot(true);
+    connect(m_pace, &QTimer::timeout, this, &McpHttpGetStream::onReadyRead);
 }
 
 McpHttpGetStream::~McpHttpGetStream()
@@ -35,6 +39,7 @@ void McpHttpGetStream::open(const std::string &lastEventId, long long retryMs)
 {
     m_ended = false;
     m_quiet = 0;
+    m_short = 0;
     if (!lastEventId.empty())
         m_lastEventId = lastEventId;
     if (retryMs >= 0)
@@ -55,11 +60,15 @@ void McpHttpGetStream::connectNow()
     if (!m_lastEventId.empty())
         request.setRawHeader("Last-Event-ID", QByteArray::fromStdString(m_lastEventId));
     m_events = std::make_unique<McpSseReader>(m_maxEventBytes);
+    m_queued.clear();
+    m_pace->stop();
+    m_finishPending = false;
     m_headRead = false;
     m_isStream = false;
     m_eventInThisStream = false;
     m_body.clear();
     ++m_connections;
+    m_opened.start();
     m_reply = m_network->get(request);
     McpHttpTransportBase::boundReadBuffer(m_reply); // attack39 F1: a flood grew the studio 0.5 GB/s
     connect(m_reply, &QNetworkReply::readyRead, this, &McpHttpGetStream::onReadyRead);
@@ -68,7 +77,7 @@ void McpHttpGetStream::connectNow()
 
 void McpHttpGetStream::onReadyRead()
 {
-    if (!m_reply)
+    if (!m_reply || m_pace->isActive())
         return;
     if (!m_headRead) {
         m_headRead = true;
@@ -77,27 +86,54 @@ void McpHttpGetStream::onReadyRead()
         m_isStream = status >= 200 && status < 300 && type.startsWith("text/event-stream");
         m_reply->setReadBufferSize(McpTransport::ReadBufferBytes);
     }
-    const QByteArray bytes = m_reply->readAll();
     if (!m_isStream) {
         // Only the start is quoted: the rest of a body that is no stream is not kept.
+        const QByteArray bytes = m_reply->readAll();
         m_body += bytes.left(std::max<qsizetype>(0, QuotedBodyChars * 4 - m_body.size()));
         return;
     }
     const QPointer<McpHttpGetStream> alive(this);
-    for (const McpSseReader::Event &event : m_events->feed(std::string_view(bytes.constData(), bytes.size()))) {
+    if (pump() && alive && m_reply && m_finishPending)
+        onFinished(); // put off while events were left unread
+}
+
+bool McpHttpGetStream::pump()
+{
+    const QPointer<McpHttpGetStream> alive(this);
+    while (true) {
+        if (!m_window.isValid() || m_window.hasExpired(PaceWindowMs)) {
+            m_window.start();
+            m_windowEvents = 0;
+        }
+        if (m_queued.empty()) {
+            if (m_reply->bytesAvailable() <= 0)
+                return true;
+            const QByteArray bytes = m_reply->read(ReadChunkBytes);
+            for (McpSseReader::Event &event : m_events->feed(std::string_view(bytes.constData(), bytes.size())))
+                m_queued.push_back(std::move(event));
+            if (!m_events->lastEventId().empty())
+                m_lastEventId = m_events->lastEventId();
+            if (m_events->retryMs() >= 0)
+                m_retryMs = m_events->retryMs();
+            continue;
+        }
+        if (m_windowEvents >= MaxEventsPerWindow) {
+            // The rest waits for the next window; Qt's read buffer, bounded, holds the
+            // server's writes back meanwhile.
+            ++m_pauses;
+            m_pace->start(int(std::max<qint64>(1, PaceWindowMs - m_window.elapsed())));
+            return false;
+        }
+        const McpSseReader::Event event = std::move(m_queued.front());
+        m_queued.pop_front();
+        ++m_windowEvents;
         m_eventInThisStream = true;
-        if (!m_events->lastEventId().empty())
-            m_lastEventId = m_events->lastEventId();
         if (event.type != "message")
             continue;
         Q_EMIT eventReceived(event);
         if (!alive || !m_reply)
-            return;
+            return false;
     }
-    if (!m_events->lastEventId().empty())
-        m_lastEventId = m_events->lastEventId();
-    if (m_events->retryMs() >= 0)
-        m_retryMs = m_events->retryMs();
 }
 
 void McpHttpGetStream::onFinished()
@@ -105,16 +141,24 @@ void McpHttpGetStream::onFinished()
     if (!m_reply)
         return;
     const QPointer<McpHttpGetStream> alive(this);
-    onReadyRead(); // what is left of the body
+    m_finishPending = false;
+    if (!m_headRead || !m_isStream)
+        onReadyRead(); // what is left of the body
+    else if (!m_pace->isActive())
+        pump();
     if (!alive || !m_reply)
         return;
+    if (m_isStream && (m_pace->isActive() || !m_queued.empty() || m_reply->bytesAvailable() > 0)) {
+        m_finishPending = true; // ended once what is left was handed on
+        return;
+    }
     const QVariant statusValue = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
     const int status = statusValue.toInt();
     const QString url = m_reply->url().adjusted(QUrl::RemoveUserInfo | QUrl::RemoveQuery).toString();
     const QString error = m_reply->errorString();
     dropReply();
     if (!statusValue.isValid()) {
-        again(QStringLiteral("no HTTP reply from %1: %2").arg(url, error));
+        again(url, QStringLiteral("no HTTP reply from %1: %2").arg(url, error));
         return;
     }
     if (!m_isStream) {
@@ -127,25 +171,53 @@ void McpHttpGetStream::onFinished()
                       .arg(body.isEmpty() ? QString() : QStringLiteral(": ") + body));
         return;
     }
-    again(QStringLiteral("the server ended its event stream (GET %1) %2 times in a row with nothing in it")
-              .arg(url)
-              .arg(MaxQuietStreams));
+    again(url, QString());
 }
 
-void McpHttpGetStream::again(const QString &why)
+void McpHttpGetStream::again(const QString &url, const QString &unreachable)
 {
     m_quiet = m_eventInThisStream ? 0 : m_quiet + 1;
+    m_short = m_opened.isValid() && m_opened.hasExpired(ShortStreamMs) ? 0 : m_short + 1;
     if (m_quiet >= MaxQuietStreams) {
-        end(why);
+        end(!unreachable.isEmpty()
+                ? unreachable
+                : QStringLiteral("the server ended its event stream (GET %1) %2 times in a row with nothing in it")
+                      .arg(url)
+                      .arg(MaxQuietStreams));
         return;
     }
-    m_retry->start(int(std::clamp<long long>(m_retryMs, MinRetryMs, MaxRetryMs)));
+    if (m_endsOnShortStreams && m_short >= MaxShortStreams) {
+        end(!unreachable.isEmpty() ? unreachable
+                                   : QStringLiteral("the server ended its event stream (GET %1) %2 times in a row "
+                                                    "within %3 s of its opening")
+                                         .arg(url)
+                                         .arg(MaxShortStreams)
+                                         .arg(ShortStreamMs / 1000));
+        return;
+    }
+    m_retry->start(nextDelayMs());
+}
+
+int McpHttpGetStream::nextDelayMs() const
+{
+    const long long asked = std::clamp<long long>(m_retryMs, MinRetryMs, MaxRetryMs);
+    if (m_short == 0)
+        return int(asked);
+    const long long backoff = std::min<long long>(MaxBackoffMs, (long long)MinRetryMs << std::min(m_short - 1, 20));
+    return int(std::max(asked, backoff));
+}
+
+int McpHttpGetStream::retryDueMs() const
+{
+    return m_retry->isActive() ? m_retry->interval() : -1;
 }
 
 void McpHttpGetStream::close()
 {
     m_ended = true;
     m_retry->stop();
+    m_pace->stop();
+    m_queued.clear();
     dropReply();
 }
 
@@ -153,6 +225,7 @@ void McpHttpGetStream::end(const QString &why)
 {
     m_ended = true;
     m_retry->stop();
+    m_pace->stop();
     Q_EMIT ended(why);
 }
 

@@ -438,6 +438,7 @@ void McpHttpTransport::resume(Post post, const std::string &lastEventId, long lo
 {
     auto *stream = new McpHttpGetStream(
         m_network, [this] { return sessionRequest(); }, MaxMessageBytes, this);
+    stream->setEndsOnShortStreams(false); // "SSE polling" may end each; the call's timeout bounds it
     post.events.reset();
     m_resumed.emplace(stream, std::move(post));
     connect(stream, &McpHttpGetStream::eventReceived, this, [this, stream](const McpSseReader::Event &event) {

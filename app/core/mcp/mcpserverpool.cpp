@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpserverpool.h"
 
-#include "mcp/mcphandler.h"
 #include "mcp/mcphttpfallbacktransport.h"
 #include "mcp/mcprevision.h"
 #include "mcp/mcpserverlaunch.h"
@@ -84,12 +83,17 @@ McpServerPool::McpServerPool(const QString &projectDir, QObject *parent)
     : QObject(parent)
     , m_projectDir(projectDir)
     , m_acceptance(projectDir)
-    , m_review(m_acceptance, [this] {
-        std::vector<McpServerStatus *> statuses;
-        for (const QString &name : m_order)
-            if (Server *server = find(name))
-                statuses.push_back(&server->status);
-        return statuses;
+    , m_review(m_acceptance,
+               [this] {
+                   std::vector<McpServerStatus *> statuses;
+                   for (const QString &name : m_order)
+                       if (Server *server = find(name))
+                           statuses.push_back(&server->status);
+                   return statuses;
+               })
+    , m_calls([this](const QString &name) {
+        Server *server = find(name);
+        return server ? server->session.data() : nullptr;
     })
 {
     connect(&m_review, &McpToolReview::changed, this, &McpServerPool::serverChanged);
@@ -113,8 +117,7 @@ void dropSession(QPointer<McpClientSession> &session, QObject *pool)
 
 McpServerPool::~McpServerPool()
 {
-    for (auto &[id, call] : m_calls)
-        call.done = nullptr; // nobody is told any more
+    m_calls.silenceAll();
     for (auto &[name, server] : m_servers)
         dropSession(server.session, this);
 }
@@ -295,20 +298,20 @@ void McpServerPool::start(Server &server)
         });
     });
     connect(session->transport(), &McpTransport::stderrReceived, this,
-            [this, name](const QByteArray &bytes) { addOutput(name, bytes); });
+            [this, name](const QByteArray &bytes) { m_calls.addOutput(name, bytes); });
     connect(session, &McpClientSession::notificationReceived, this,
             [this, name](const QString &method, const json &params) { onNotification(name, method, params); });
     connect(session, &McpClientSession::messageExchanged, this,
-            [this, name](bool sent, const JsonRpcMessage &message) { onExchanged(name, sent, message); });
+            [this, name](bool sent, const JsonRpcMessage &message) { m_calls.record(name, sent, message); });
     connect(session, &McpClientSession::toolsChanged, this, [this, name] { relist(name); });
     connect(session, &McpClientSession::resourceSubscriptionsEnded, this,
             [this, name](const QString &why) { Q_EMIT resourceSubscriptionsEnded(name, why); });
     connect(session, &McpClientSession::serverRequestReceived, this,
             [this, name](const json &id, const QString &method, const json &params) {
-                onServerRequest(name, McpServerRequest{id, method, params});
+                m_calls.route(name, McpServerRequest{id, method, params});
             });
     connect(session, &McpClientSession::serverRequestCancelled, this,
-            [this, name](const json &id) { onServerRequestCancelled(name, id); });
+            [this, name](const json &id) { m_calls.withdraw(name, id); });
     Q_EMIT serverChanged(name);
     session->open();
 }
@@ -353,19 +356,19 @@ qint64 McpServerPool::call(const QString &server, const QString &tool, const jso
                            CallDone done, CallProgress progress, CallRequest request)
 {
     const qint64 id = m_nextCall++;
-    m_calls.emplace(id,
-                    Call{server,
-                         tool,
-                         arguments,
-                         meta,
-                         std::move(done),
-                         0,
-                         {},
-                         std::move(progress),
-                         {},
-                         std::move(request),
-                         {},
-                         McpExchangeRecorder(id)});
+    m_calls.add(id,
+                Call{server,
+                     tool,
+                     arguments,
+                     meta,
+                     std::move(done),
+                     0,
+                     {},
+                     std::move(progress),
+                     {},
+                     std::move(request),
+                     {},
+                     McpExchangeRecorder(id)});
     Server *entry = find(server);
     if (!entry || entry->status.state == McpServerStatus::State::Disabled) {
         const QString why = !entry
@@ -390,28 +393,26 @@ qint64 McpServerPool::call(const QString &server, const QString &tool, const jso
 
 void McpServerPool::send(qint64 id)
 {
-    const auto it = m_calls.find(id);
-    if (it == m_calls.end())
+    Call *open = m_calls.find(id);
+    if (!open)
         return;
-    Server *server = find(it->second.server);
+    Server *server = find(open->server);
     if (!server || !server->session || server->status.state != McpServerStatus::State::Ready) {
         if (m_sendingFromCall)
             QTimer::singleShot(0, this, [this, id] { send(id); });
         else
-            finish(id, McpReply{{}, {}, tr("MCP server '%1' is not running").arg(it->second.server)});
+            finish(id, McpReply{{}, {}, tr("MCP server '%1' is not running").arg(open->server)});
         return;
     }
     refreshAccepted();
-    if (const QString refused
-        = m_acceptance.refusal(it->second.server, server->status.tools, it->second.tool, server->listing);
+    if (const QString refused = m_acceptance.refusal(open->server, server->status.tools, open->tool, server->listing);
         !refused.isEmpty()) {
         if (m_sendingFromCall) {
             QTimer::singleShot(0, this, [this, id] { send(id); }); // refused then
             return;
         }
-        Call call = std::move(it->second);
-        m_calls.erase(it);
-        closeRequests(call);
+        Call call = m_calls.take(id);
+        m_calls.closeRequests(call);
         if (call.done) {
             McpCallOutcome outcome;
             outcome.refused = refused;
@@ -429,10 +430,10 @@ void McpServerPool::send(qint64 id)
     }
     ++m_callsSent;
     QPointer<McpServerPool> self(this);
-    json meta = it->second.meta.is_object() ? it->second.meta : json::object();
+    json meta = open->meta.is_object() ? open->meta : json::object();
     meta["progressToken"] = id; // the pool's call id: unique in the pool, whatever the session
     const qint64 requestId = server->session->callTool(
-        it->second.tool, it->second.arguments, meta,
+        open->tool, open->arguments, meta,
         [self, id, fromCall = m_sendingFromCall](const McpReply &reply) {
             if (!self)
                 return;
@@ -446,33 +447,31 @@ void McpServerPool::send(qint64 id)
         },
         CallTimeoutMs);
     // Looked up again: a session that fails the request at once has finished the call.
-    if (const auto sent = m_calls.find(id); sent != m_calls.end())
-        sent->second.requestId = requestId;
+    if (Call *sent = m_calls.find(id))
+        sent->requestId = requestId;
 }
 
 void McpServerPool::onCallReply(qint64 id, const McpReply &reply)
 {
-    const auto it = m_calls.find(id);
-    Server *server = it == m_calls.end() ? nullptr : find(it->second.server);
-    if (!server || reply.error.code != McpRevision::HeaderMismatch || it->second.listedAgain
+    Call *call = m_calls.find(id);
+    Server *server = call ? find(call->server) : nullptr;
+    if (!server || reply.error.code != McpRevision::HeaderMismatch || call->listedAgain
         || server->status.state != McpServerStatus::State::Ready) {
         finish(id, reply);
         return;
     }
-    it->second.listedAgain = true;
-    it->second.requestId = 0;
+    call->listedAgain = true;
+    call->requestId = 0;
     server->resendAfterList.push_back(id);
-    relist(it->second.server);
+    relist(call->server);
 }
 
 void McpServerPool::finish(qint64 id, const McpReply &reply)
 {
-    const auto it = m_calls.find(id);
-    if (it == m_calls.end())
+    if (!m_calls.find(id))
         return;
-    Call call = std::move(it->second);
-    m_calls.erase(it);
-    closeRequests(call);
+    Call call = m_calls.take(id);
+    m_calls.closeRequests(call);
     if (call.done)
         call.done(McpCallOutcome{reply, call.stderrOutput, call.progress, call.exchange.toJson(), {}, {}});
 }
@@ -481,131 +480,41 @@ QString McpServerPool::cancel(qint64 id, const QString &reason, bool *kept)
 {
     if (kept)
         *kept = false;
-    const auto it = m_calls.find(id);
-    if (it == m_calls.end())
+    if (!m_calls.find(id))
         return {};
     // Out of m_calls before anything is answered: answering a 2026 call's open input
     // request ends that call in the session, whose callback finishes it here at once —
     // it used to erase the entry this still held (a use after free on Stop).
-    Call call = std::move(it->second);
-    m_calls.erase(it);
+    Call call = m_calls.take(id);
     call.done = nullptr; // cancelled: nobody is told
     // What is sent now (the answers to its open requests, notifications/cancelled) goes
     // on its record, which the window may still show (liveExchange): no outcome carries
     // it to the journal.
-    m_cancelling = &call;
-    closeRequests(call);
+    m_calls.setCancelling(&call);
+    m_calls.closeRequests(call);
     const QString name = call.server;
     const qint64 requestId = call.requestId;
     Server *server = find(name);
     if (server)
         std::erase(server->waiting, id);
     if (requestId == 0 || !server || !server->session) {
-        m_cancelling = nullptr;
+        m_calls.setCancelling(nullptr);
         return tr("the call had not been sent to MCP server '%1'").arg(name);
     }
     server->session->cancel(requestId, reason); // its callback finds no call to finish
-    m_cancelling = nullptr;
-    const bool keptNow = keepEnded(call);
+    m_calls.setCancelling(nullptr);
+    const bool keptNow = m_calls.keepEnded(call);
     if (kept)
         *kept = keptNow;
     return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
 }
 
-bool McpServerPool::keepEnded(Call &call)
-{
-    if (!call.meta.is_object())
-        return false;
-    const auto key = call.meta.find(McpHandler::IdempotencyKeyMeta);
-    const auto attempt = call.meta.find(McpHandler::AttemptMeta);
-    if (key == call.meta.end() || !key->is_string() || attempt == call.meta.end() || !attempt->is_number_integer())
-        return false;
-    m_ended.push_back(Ended{key->get<std::string>(), attempt->get<int>(), call.exchange.takeJson()});
-    while (m_ended.size() > MaxEndedRecords)
-        m_ended.pop_front();
-    return true;
-}
-
-json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt, quint64 *revision) const
-{
-    const json key = idempotencyKey.toStdString();
-    for (const auto &[id, call] : m_calls) {
-        if (!call.meta.is_object())
-            continue;
-        const auto named = call.meta.find(McpHandler::IdempotencyKeyMeta);
-        const auto number = call.meta.find(McpHandler::AttemptMeta);
-        if (named == call.meta.end() || *named != key || number == call.meta.end() || *number != attempt)
-            continue;
-        if (revision && *revision == call.exchange.revision())
-            return nullptr; // as the caller has it
-        if (revision)
-            *revision = call.exchange.revision();
-        return call.exchange.toJson();
-    }
-    if (revision)
-        *revision = 0;
-    return nullptr;
-}
-
-json McpServerPool::cancelledExchange(const QString &idempotencyKey, int attempt) const
-{
-    const std::string key = idempotencyKey.toStdString();
-    for (auto ended = m_ended.rbegin(); ended != m_ended.rend(); ++ended)
-        if (ended->attempt == attempt && ended->idempotencyKey == key)
-            return ended->exchange;
-    return nullptr;
-}
-
-void McpServerPool::addOutput(const QString &name, const QByteArray &bytes)
-{
-    for (auto &[id, call] : m_calls) {
-        if (call.server != name || call.requestId == 0 || call.stderrOutput.size() >= MaxCallStderrBytes)
-            continue;
-        call.stderrOutput += bytes.left(MaxCallStderrBytes - call.stderrOutput.size());
-    }
-}
-
-void McpServerPool::onExchanged(const QString &name, bool sent, const JsonRpcMessage &message)
-{
-    using Direction = McpExchangeRecorder::Direction;
-    const Direction direction = sent ? Direction::Sent : Direction::Received;
-    if (m_cancelling && m_cancelling->server == name && m_cancelling->exchange.take(direction, message))
-        return;
-    Call *earliest = nullptr;
-    for (auto &[id, call] : m_calls) {
-        if (call.server != name)
-            continue;
-        if (call.exchange.take(direction, message))
-            return;
-        if (!earliest && call.requestId != 0)
-            earliest = &call;
-    }
-    if (sent || !earliest)
-        return;
-    // A request of the server goes to its earliest call in flight, as onServerRequest
-    // routes it; a log message to every call open on the server, as its output does.
-    if (message.kind == JsonRpcMessage::Kind::Request && message.method != "ping") {
-        earliest->exchange.addServerRequest(message);
-    } else if (message.kind == JsonRpcMessage::Kind::Notification && message.method == "notifications/message") {
-        const McpExchangeRecorder::Prepared prepared = McpExchangeRecorder::prepare(message.toJson());
-        for (auto &[id, call] : m_calls)
-            if (call.server == name && call.requestId != 0)
-                call.exchange.addPrepared(direction, prepared);
-    }
-}
-
 void McpServerPool::onNotification(const QString &name, const QString &method, const json &params)
 {
     if (method == QLatin1String("notifications/progress")) {
-        const json token = params.is_object() ? params.value("progressToken", json()) : json();
-        const auto it = token.is_number_integer() ? m_calls.find(token.get<qint64>()) : m_calls.end();
-        // Only the server the call went to may report on it, and only while it is open.
-        if (it == m_calls.end() || it->second.server != name || it->second.requestId == 0)
-            return;
-        if (it->second.progress.add(params) && it->second.onProgress)
-            it->second.onProgress(it->second.progress);
+        m_calls.addProgress(name, params);
     } else if (method == QLatin1String("notifications/message")) {
-        addOutput(name, McpCallNotices::logLine(params).toUtf8());
+        m_calls.addOutput(name, McpCallNotices::logLine(params).toUtf8());
     } else if (method == QLatin1String("notifications/resources/updated")) {
         const auto uri = params.is_object() ? params.find("uri") : params.end();
         if (uri != params.end() && uri->is_string() && uri->get_ref<const std::string &>().size() <= 4 * 8192)
@@ -663,72 +572,4 @@ void McpServerPool::relist(const QString &name)
         Q_EMIT serverChanged(name);
         Q_EMIT toolsChanged(name);
     });
-}
-
-void McpServerPool::onServerRequest(const QString &name, const McpServerRequest &request)
-{
-    Server *server = find(name);
-    if (!server || !server->session)
-        return;
-    // The earliest call of this server in flight: over stdio a request names no call
-    // (docs/mcp.md "A server's requests").
-    // A 2026-era input request, or a page of a -32042 answer, names its call.
-    const qint64 inputOf = server->session->callOfServerRequest(request.id);
-    for (auto &[id, call] : m_calls) {
-        if (call.server != name || call.requestId == 0 || !call.done || !call.onRequest
-            || (inputOf != 0 && call.requestId != inputOf))
-            continue;
-        call.openRequests.push_back(request.id);
-        const CallRequest ask = call.onRequest; // it may answer (and end the call) at once
-        ask(request);
-        return;
-    }
-    server->session->respondError(request.id,
-                                  JsonRpcError{JsonRpcError::InvalidRequest,
-                                               "Tool Studio asks a person for " + request.method.toStdString()
-                                                   + " only while a tool of this server is called, and none is",
-                                               nullptr});
-}
-
-void McpServerPool::onServerRequestCancelled(const QString &name, const json &requestId)
-{
-    for (auto &[id, call] : m_calls) {
-        if (call.server != name || std::erase(call.openRequests, requestId) == 0)
-            continue;
-        if (call.onRequest) {
-            const CallRequest withdraw = call.onRequest;
-            withdraw(McpServerRequest{requestId, {}, json::object(), true});
-        }
-        return;
-    }
-}
-
-void McpServerPool::closeRequests(Call &call)
-{
-    Server *server = find(call.server);
-    for (const json &requestId : std::exchange(call.openRequests, {}))
-        if (server && server->session)
-            server->session->respondError(
-                requestId,
-                JsonRpcError{JsonRpcError::InvalidRequest,
-                             "the tools/call this request came with has ended before a person answered", nullptr});
-}
-
-bool McpServerPool::respond(qint64 id, const json &requestId, json result)
-{
-    const auto it = m_calls.find(id);
-    if (it == m_calls.end() || std::erase(it->second.openRequests, requestId) == 0)
-        return false;
-    Server *server = find(it->second.server);
-    return server && server->session && server->session->respond(requestId, std::move(result));
-}
-
-bool McpServerPool::respondError(qint64 id, const json &requestId, int code, const QString &message)
-{
-    const auto it = m_calls.find(id);
-    if (it == m_calls.end() || std::erase(it->second.openRequests, requestId) == 0)
-        return false;
-    Server *server = find(it->second.server);
-    return server && server->session
-        && server->session->respondError(requestId, JsonRpcError{code, message.toStdString(), nullptr});
 }

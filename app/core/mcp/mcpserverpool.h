@@ -3,11 +3,9 @@
 #pragma once
 
 #include "mcp/mcpacceptedtools.h"
-#include "mcp/mcpcallnotices.h"
 #include "mcp/mcpclientsession.h"
-#include "mcp/mcpexchangerecorder.h"
 #include "mcp/mcpnpxinstall.h"
-#include "mcp/mcppersonquestion.h"
+#include "mcp/mcppoolcalls.h"
 #include "mcp/mcprelistpacing.h"
 #include "mcp/mcpserverstatus.h"
 #include "mcp/mcptoolacceptance.h"
@@ -18,30 +16,10 @@
 #include <QObject>
 #include <QPointer>
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
 #include <vector>
-
-/// How one tools/call ended: the server's reply (or why there is none) and what the
-/// server wrote to its stderr (and its `notifications/message` log lines) while the
-/// call was open, and the call's progress notifications (coalesced).
-struct McpCallOutcome
-{
-    McpReply reply;
-    QByteArray stderrOutput;
-    McpCallProgress progress;
-    /// The call's JSON-RPC messages (McpExchangeRecorder::toJson), for the Protocol tab.
-    nlohmann::json exchange;
-    /// Set when the call was not sent: the tool changed since a person accepted it (or
-    /// is new, or the record cannot be used); why and how to accept it.
-    QString refused;
-    /// With `refused`: the change a person may accept for the call to go on (the
-    /// server's McpServerStatus::changedTools entry of the tool); none when the record
-    /// cannot be used or the tool is not listed now.
-    std::optional<McpToolChange> change;
-};
 
 /// The running MCP servers of one project, one long-lived session per server for the
 /// life of the process (the studio or one `toolstudio` command), shared by every run
@@ -65,15 +43,15 @@ class McpServerPool : public QObject
 {
     Q_OBJECT
 public:
-    using CallDone = std::function<void(const McpCallOutcome &)>;
+    using CallDone = McpPoolCalls::Done;
     /// Called for each `notifications/progress` of the call (the coalesced state so far).
-    using CallProgress = std::function<void(const McpCallProgress &)>;
+    using CallProgress = McpPoolCalls::Progress;
     /// Called for each request the server sends while the call is in flight
     /// (elicitation/create, sampling/createMessage); answer it with respond() or
     /// respondError() — or not: it is answered with an error when the call ends. Called
     /// again with `withdrawn` set when the server cancels one still open.
-    using CallRequest = std::function<void(const McpServerRequest &)>;
-    static constexpr qsizetype MaxCallStderrBytes = 64 * 1024;
+    using CallRequest = McpPoolCalls::Request;
+    static constexpr qsizetype MaxCallStderrBytes = McpPoolCalls::MaxStderrBytes;
     /// tools/call's own bound: the engine's attempt timeout is the one that counts
     /// (it cancels the call); this only ends a call that has no attempt timeout.
     static constexpr int CallTimeoutMs = 24 * 60 * 60 * 1000;
@@ -120,8 +98,14 @@ public:
     /// Answers request `requestId` the server sent during call `id` (CallRequest) with
     /// `result`, or with a JSON-RPC error `code` and `message`. False when the call or
     /// the request is no longer open.
-    bool respond(qint64 id, const nlohmann::json &requestId, nlohmann::json result);
-    bool respondError(qint64 id, const nlohmann::json &requestId, int code, const QString &message);
+    bool respond(qint64 id, const nlohmann::json &requestId, nlohmann::json result)
+    {
+        return m_calls.respond(id, requestId, std::move(result));
+    }
+    bool respondError(qint64 id, const nlohmann::json &requestId, int code, const QString &message)
+    {
+        return m_calls.respondError(id, requestId, code, message);
+    }
     /// Stops waiting for call `id`: `notifications/cancelled` with `reason` goes to the
     /// server when the request was sent. Its `done` is not called. Returns what became
     /// of it, in words ("notifications/cancelled sent to MCP server 'x' (request 7)");
@@ -133,11 +117,17 @@ public:
     /// when its record's revision is `*revision` still (nothing copied). `*revision` gets
     /// the record's revision, 0 when there is none. Asked by the window for the one step
     /// it shows, a few times a second.
-    nlohmann::json liveExchange(const QString &idempotencyKey, int attempt, quint64 *revision = nullptr) const;
+    nlohmann::json liveExchange(const QString &idempotencyKey, int attempt, quint64 *revision = nullptr) const
+    {
+        return m_calls.liveExchange(idempotencyKey, attempt, revision);
+    }
     /// The record of that attempt when it was cancelled (its timeout, Stop) — among the
     /// last MaxEndedRecords, with the `notifications/cancelled` sent — which no outcome
     /// brings to the journal; null when there is none.
-    nlohmann::json cancelledExchange(const QString &idempotencyKey, int attempt) const;
+    nlohmann::json cancelledExchange(const QString &idempotencyKey, int attempt) const
+    {
+        return m_calls.cancelledExchange(idempotencyKey, attempt);
+    }
     /// The session of `name` when it is ready, for requests of its own (resources and
     /// prompts, McpServerFeatures); nullptr when the server is not running — it is not
     /// started by this (Restart, or a tool call, starts it).
@@ -171,7 +161,7 @@ public:
     static constexpr int RelistPauseMs = McpRelistPacing::PauseMs;
     /// Records of cancelled calls kept for cancelledExchange() (each at most
     /// McpExchangeRecorder::MaxBytes and a message).
-    static constexpr std::size_t MaxEndedRecords = 16;
+    static constexpr std::size_t MaxEndedRecords = McpPoolCalls::MaxEndedRecords;
     /// Whether a call of a changed tool waits while a person is asked (McpHandler,
     /// McpToolChangeQuestion) rather than failing at once: the window sets it; a
     /// headless command leaves it off, so a CI run fails loud instead of waiting.
@@ -214,41 +204,14 @@ private:
         /// accepted-tools answers are good for one listing.
         quint64 listing = 0;
     };
-    struct Call
-    {
-        QString server;
-        QString tool;
-        nlohmann::json arguments;
-        nlohmann::json meta;
-        CallDone done;
-        qint64 requestId = 0; ///< the session's id once sent
-        QByteArray stderrOutput;
-        CallProgress onProgress;
-        McpCallProgress progress;
-        CallRequest onRequest;
-        std::vector<nlohmann::json> openRequests; ///< the server's requests routed to this call, unanswered
-        McpExchangeRecorder exchange;
-        bool listedAgain = false; ///< answered HeaderMismatch once: the tools were listed again
-    };
+    using Call = McpPoolCalls::Call;
 
     void start(Server &server);
     void onReady(const QString &name);
     void onStopped(const QString &name, const QString &why, bool failedToStart);
     void onNotification(const QString &name, const QString &method, const nlohmann::json &params);
-    /// Records a message of `name`'s session with the call it belongs to (McpExchangeRecorder).
-    void onExchanged(const QString &name, bool sent, const JsonRpcMessage &message);
     void relist(const QString &name);
-    /// A request of the server: to its earliest call in flight, or refused.
-    void onServerRequest(const QString &name, const McpServerRequest &request);
-    void onServerRequestCancelled(const QString &name, const nlohmann::json &requestId);
-    /// Answers every open request of `call` with an error: its call ended.
-    void closeRequests(Call &call);
-    /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).
-    void addOutput(const QString &name, const QByteArray &bytes);
     void send(qint64 id);
-    /// Keeps the record of cancelled `call` for cancelledExchange(); false when it has no
-    /// idempotency key and attempt to be found by.
-    bool keepEnded(Call &call);
     /// The server's answer to call `id`: finish() — but a first HeaderMismatch (-32020)
     /// lists the tools again (an x-mcp-header may have moved since they were listed) and
     /// sends the call once more, through the changed-tool check (2026-07-28
@@ -268,15 +231,8 @@ private:
     /// True while call() sends a call at once: an end that would come from inside it is
     /// put off to the next turn of the event loop.
     bool m_sendingFromCall = false;
-    std::map<qint64, Call> m_calls;
-    Call *m_cancelling = nullptr; ///< out of m_calls, being cancelled: what is sent for it is recorded
-    struct Ended
-    {
-        std::string idempotencyKey;
-        int attempt = 0;
-        nlohmann::json exchange;
-    };
-    std::deque<Ended> m_ended; ///< the last MaxEndedRecords cancelled calls' records
+    /// The calls, and what of their servers' sessions belongs to each.
+    McpPoolCalls m_calls;
     qint64 m_nextCall = 1;
     qint64 m_callsSent = 0;
     quint64 m_listings = 0; ///< tool listings taken, over all servers (Server::listing)

@@ -36,6 +36,18 @@ The 2025-era paths take the session's GET stream by the path (else 405):
   /elsewhere  tools/call: `retry: 50`, a log message with id e1:<id>, the end; the GET
               that resumes it (Last-Event-ID) stays open (":" every 0.05 s), and the
               session's GET (none) sends each call's response (attack39)
+  /storm      GET: `retry: 0`, `id: <n>` (n: its Last-Event-ID + 1), a log message, then
+              the end, every time
+              (attack39 F5); stats adds getTimes (each GET's time in s since the first);
+              tools/call t answers "ok" after 10 s
+  /stormlong  as /storm, but the stream of id 4 stays open 10.5 s (":" every 0.5 s)
+  /resumestorm  tools/call answers with an event stream: `retry: 0`, a log message with
+              id s1:<the request's id>, then its end; a GET with Last-Event-ID sN:<id>
+              sends the same with id s<N+1>:<id>, and the response ("resumed after N")
+              once N is 9; a GET without Last-Event-ID, 405
+  /getpings   GET: `ping` requests as fast as the client takes them, for ever (attack39
+              F4); stats adds pongs (answers to pings POSTed); tools/call t answers "ok"
+              after 10 s (a call open while the GET stream floods)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
@@ -99,8 +111,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         last = self.headers.get("Last-Event-ID") or ""
         if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait",
-                             "/elsewhere") or (
-                self.path == "/resumewait" and not last):
+                             "/elsewhere", "/storm", "/stormlong", "/getpings", "/resumestorm") or (
+                self.path in ("/resumewait", "/resumestorm") and not last):
             self.reply(405, "text/plain", b"Method Not Allowed")
             return
         with LOCK:
@@ -109,6 +121,8 @@ class Handler(BaseHTTPRequestHandler):
             mine["gets"] += 1
             mine.setdefault("lastEventIds", []).append(last)
             first = mine["gets"] == 1
+            mine.setdefault("start", time.monotonic())
+            mine.setdefault("getTimes", []).append(round(time.monotonic() - mine["start"], 3))
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
@@ -117,6 +131,39 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/quiet":
             self.wfile.write(b"retry: 100\n\n")
             return
+        if self.path in ("/storm", "/stormlong"):
+            # The id names the client's stream: a GET Qt sends twice (attack39 F6) gets the same.
+            stream = int(last or 0) + 1
+            try:
+                self.wfile.write(b"retry: 0\nid: %d\n" % stream + event(
+                    {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "storm"}}))
+                for _ in range(21 if self.path == "/stormlong" and stream == 4 else 0):
+                    self.wfile.flush()
+                    time.sleep(0.5)
+                    self.wfile.write(b":\n\n")
+            except OSError:
+                pass
+            return
+        if self.path == "/resumestorm":
+            seen, rid = (int(part) for part in last[1:].split(":"))
+            try:
+                if seen < 9:
+                    self.wfile.write(b"retry: 0\nid: s%d:%d\n" % (seen + 1, rid) + event(
+                        {"jsonrpc": "2.0", "method": "notifications/message",
+                         "params": {"level": "info", "data": "working"}}))
+                else:
+                    self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                        "content": [{"type": "text", "text": "resumed after %d" % seen}]}}))
+            except OSError:
+                pass
+            return
+        if self.path == "/getpings":
+            chunk = b"".join(event({"jsonrpc": "2.0", "id": "p%d" % i, "method": "ping"}) for i in range(100))
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                return
         if self.path == "/elsewhere":
             sent = set()
             try:
@@ -174,6 +221,10 @@ class Handler(BaseHTTPRequestHandler):
         message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         method, rid = message.get("method"), message.get("id")
         if rid is None or method is None:  # a notification, or an answer to our ping
+            if method is None and rid is not None:
+                with LOCK:
+                    mine = state(self.path)
+                    mine["pongs"] = mine.get("pongs", 0) + 1
             self.reply(202, "text/plain", b"")
             return
         if self.path.startswith("/listen"):
@@ -203,7 +254,8 @@ class Handler(BaseHTTPRequestHandler):
         if method == "tools/call" and (message.get("params") or {}).get("name") == "stats":
             with LOCK:
                 mine = state(self.path)
-                text = json.dumps({"gets": mine.get("gets", 0), "lastEventIds": mine.get("lastEventIds", [])})
+                text = json.dumps({"gets": mine.get("gets", 0), "lastEventIds": mine.get("lastEventIds", []),
+                                   "getTimes": mine.get("getTimes", []), "pongs": mine.get("pongs", 0)})
             self.reply(200, "application/json", json.dumps(
                 {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}}).encode())
             return
@@ -213,6 +265,10 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, "application/json", body)
         elif self.path == "/notjson":
             self.reply(200, "application/json", b"<html><body>502 Bad Gateway</body></html>")
+        elif self.path in ("/getpings", "/storm", "/stormlong"):
+            time.sleep(10)
+            self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+                "content": [{"type": "text", "text": "ok"}]}}).encode())
         elif self.path in ("/getflood", "/getsay"):
             self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                 "content": [{"type": "text", "text": "ok"}]}}).encode())
@@ -240,6 +296,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(("retry: 50\nid: e1:%d\n" % rid).encode() + event(note))
+            self.wfile.flush()
+            self.close_connection = True
+        elif self.path == "/resumestorm":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b"retry: 0\nid: s1:%d\n" % rid + event(
+                {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}))
             self.wfile.flush()
             self.close_connection = True
         elif self.path in ("/resume", "/resume-noget", "/resumewait"):
