@@ -109,6 +109,11 @@ QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mi
                            .arg(declared.width())
                            .arg(declared.height())
                            .arg(MaxImagePixels / 1'000'000));
+    if (m_pixels + qint64(declared.width()) * declared.height() > MaxViewPixels)
+        return refused(tr("the images above declare %1 million pixels; at most %2 million are decoded in one view")
+                           .arg(m_pixels / 1'000'000)
+                           .arg(MaxViewPixels / 1'000'000));
+    m_pixels += qint64(declared.width()) * declared.height();
     QImage image;
     if (!reader.read(&image))
         return refused(reader.errorString());
@@ -134,6 +139,7 @@ void ContentBlocksView::setResult(const json &result, const QStringList &labels)
 {
     clear();
     m_images.clear();
+    m_pixels = 0;
     if (!hasContent(result))
         return;
     QString html;

@@ -27,6 +27,9 @@ class ContentBlocksView : public QTextBrowser
     Q_OBJECT
 public:
     static constexpr qint64 MaxImagePixels = 40'000'000;
+    /// Pixels the images of one setResult() may declare together: twenty pictures of
+    /// MaxImagePixels each would hold the GUI thread for seconds.
+    static constexpr qint64 MaxViewPixels = 2 * MaxImagePixels;
     static constexpr int MaxImageAllocationMiB = 256;
     static constexpr int MaxShownWidth = 640;
     static constexpr int MaxShownHeight = 480;
@@ -55,4 +58,5 @@ private:
     QString imageHtml(const QByteArray &base64, const QString &mimeType);
 
     QHash<QUrl, QImage> m_images; ///< the decoded images by their content: URL
+    qint64 m_pixels = 0;          ///< pixels the images of the last setResult() declared, decoded or not
 };
