@@ -158,9 +158,11 @@ void ContentBlocksView::setResult(const json &result, const QStringList &labels)
         } else if (type == QLatin1String("audio")) {
             const QString mime = stringOf(block, "mimeType");
             html += QStringLiteral("<p>%1</p>")
-                        .arg(tr("%1, %2 (not played here; Copy as JSON has the data)")
+                        .arg(QStringLiteral("%1, %2 (%3)")
                                  .arg(mime.isEmpty() ? tr("no mimeType") : mime,
-                                      QLocale().formattedDataSize(decodedSize(stringOf(block, "data").toLatin1()), 1))
+                                      QLocale().formattedDataSize(decodedSize(stringOf(block, "data").toLatin1()), 1),
+                                      m_audioNote.isEmpty() ? tr("not played here; Copy as JSON has the data")
+                                                            : m_audioNote)
                                  .toHtmlEscaped());
         } else if (type == QLatin1String("resource_link")) {
             QStringList lines = {tr("link to %1").arg(printableText(stringOf(block, "uri")))};

@@ -47,6 +47,9 @@ public:
     /// shorter than the blocks) name a block in its heading, e.g. a prompt message's role
     /// ("2 · assistant · text"); shown printable.
     void setResult(const nlohmann::json &result, const QStringList &labels = {});
+    /// What an audio block's line says after its type and size, for the next
+    /// setResult(); default "not played here; Copy as JSON has the data" (the inspector's).
+    void setAudioNote(const QString &note) { m_audioNote = note; }
     /// Images shown by the last setResult(), decoded.
     int imageCount() const { return int(m_images.size()); }
 
@@ -58,5 +61,6 @@ private:
     QString imageHtml(const QByteArray &base64, const QString &mimeType);
 
     QHash<QUrl, QImage> m_images; ///< the decoded images by their content: URL
+    QString m_audioNote;          ///< setAudioNote(); "" for the default
     qint64 m_pixels = 0;          ///< pixels the images of the last setResult() declared, decoded or not
 };

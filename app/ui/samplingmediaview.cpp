@@ -11,6 +11,7 @@ SamplingMediaView::SamplingMediaView(QWidget *parent)
     // Under the transcript, above the reply: tall enough for a shown image (480) and its line.
     setMinimumHeight(160);
     setMaximumHeight(MaxShownHeight + 80);
+    setAudioNote(tr("not played here"));
     hide();
 }
 

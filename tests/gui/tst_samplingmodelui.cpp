@@ -317,7 +317,7 @@ private Q_SLOTS:
         QVERIFY2(shown.contains(QStringLiteral("image/png, ") + QLocale().formattedDataSize(png.size(), 1)
                                 + QStringLiteral(", 240×140")),
                  qPrintable(shown));
-        QVERIFY2(shown.contains(QStringLiteral("2 · user · audio\naudio/wav, 12 bytes (not played here")),
+        QVERIFY2(shown.contains(QStringLiteral("2 · user · audio\naudio/wav, 12 bytes (not played here)")),
                  qPrintable(shown));
         QCOMPARE(child<QLabel>("askModelStatus")->text(), QString()); // all of it is sent
         child<QPushButton>("askModel")->click();
