@@ -80,6 +80,8 @@ QVariant ContentBlocksView::loadResource(int type, const QUrl &name)
 QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mimeType)
 {
     const QString type = mimeType.isEmpty() ? tr("no mimeType") : mimeType;
+    if (base64.isEmpty()) // none sent, or not at hand (a sampling question without its model request)
+        return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: no data at hand").arg(type).toHtmlEscaped());
     const QByteArray bytes = QByteArray::fromBase64(base64, QByteArray::AbortOnBase64DecodingErrors);
     if (bytes.isEmpty())
         return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: its data is not base64").arg(type).toHtmlEscaped());

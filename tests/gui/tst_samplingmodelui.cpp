@@ -326,6 +326,13 @@ private Q_SLOTS:
         const QString shots = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
         QVERIFY(QDir().mkpath(shots));
         QVERIFY(m_pane->grab().save(shots + QStringLiteral("/sampling-image-question.png")));
+        // Read back without the model's request (its data is there): said, not invented.
+        step.attempts.back().modelRequest.reset();
+        m_pane->setCall(step);
+        QCOMPARE(media->imageCount(), 0);
+        QVERIFY2(
+            media->toPlainText().contains(QStringLiteral("1 · user · image\nimage/png: not shown: no data at hand")),
+            qPrintable(media->toPlainText()));
         // Another question clears it: no image stays behind.
         m_pane->setCall(samplingStep());
         QVERIFY(!media->isVisible());

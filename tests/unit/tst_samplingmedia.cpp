@@ -107,7 +107,8 @@ private Q_SLOTS:
                       json{{"type", "audio"}, {"role", "user"}, {"mimeType", "audio/wav"}, {"data", Wav}},
                       json{{"type", "image"}, {"role", "user"}, {"mimeType", "image/svg+xml"}, {"data", "PHN2Zz4="}}})
                      .dump());
-        // Without the model's request (a question read back alone) no data is invented.
+        // Without the model's request (a question read back alone) no data is invented:
+        // the view says "no data at hand".
         QCOMPARE(SamplingMedia::blocksFor(question, std::nullopt)[0].dump(),
                  json({{"type", "image"}, {"role", "user"}, {"mimeType", "image/png"}}).dump());
         // The request is one a model takes (checkMessages), and the notes say what an
