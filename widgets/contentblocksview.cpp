@@ -80,6 +80,8 @@ QVariant ContentBlocksView::loadResource(int type, const QUrl &name)
 QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mimeType)
 {
     const QString type = mimeType.isEmpty() ? tr("no mimeType") : mimeType;
+    if (base64.isEmpty()) // none sent, or not at hand (a sampling question without its model request)
+        return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: no data at hand").arg(type).toHtmlEscaped());
     const QByteArray bytes = QByteArray::fromBase64(base64, QByteArray::AbortOnBase64DecodingErrors);
     if (bytes.isEmpty())
         return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: its data is not base64").arg(type).toHtmlEscaped());
@@ -109,6 +111,11 @@ QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mi
                            .arg(declared.width())
                            .arg(declared.height())
                            .arg(MaxImagePixels / 1'000'000));
+    if (m_pixels + qint64(declared.width()) * declared.height() > MaxViewPixels)
+        return refused(tr("the images above declare %1 million pixels; at most %2 million are decoded in one view")
+                           .arg(m_pixels / 1'000'000)
+                           .arg(MaxViewPixels / 1'000'000));
+    m_pixels += qint64(declared.width()) * declared.height();
     QImage image;
     if (!reader.read(&image))
         return refused(reader.errorString());
@@ -134,6 +141,7 @@ void ContentBlocksView::setResult(const json &result, const QStringList &labels)
 {
     clear();
     m_images.clear();
+    m_pixels = 0;
     if (!hasContent(result))
         return;
     QString html;
@@ -152,9 +160,11 @@ void ContentBlocksView::setResult(const json &result, const QStringList &labels)
         } else if (type == QLatin1String("audio")) {
             const QString mime = stringOf(block, "mimeType");
             html += QStringLiteral("<p>%1</p>")
-                        .arg(tr("%1, %2 (not played here; Copy as JSON has the data)")
+                        .arg(QStringLiteral("%1, %2 (%3)")
                                  .arg(mime.isEmpty() ? tr("no mimeType") : mime,
-                                      QLocale().formattedDataSize(decodedSize(stringOf(block, "data").toLatin1()), 1))
+                                      QLocale().formattedDataSize(decodedSize(stringOf(block, "data").toLatin1()), 1),
+                                      m_audioNote.isEmpty() ? tr("not played here; Copy as JSON has the data")
+                                                            : m_audioNote)
                                  .toHtmlEscaped());
         } else if (type == QLatin1String("resource_link")) {
             QStringList lines = {tr("link to %1").arg(printableText(stringOf(block, "uri")))};

@@ -27,6 +27,9 @@ class ContentBlocksView : public QTextBrowser
     Q_OBJECT
 public:
     static constexpr qint64 MaxImagePixels = 40'000'000;
+    /// Pixels the images of one setResult() may declare together: twenty pictures of
+    /// MaxImagePixels each would hold the GUI thread for seconds.
+    static constexpr qint64 MaxViewPixels = 2 * MaxImagePixels;
     static constexpr int MaxImageAllocationMiB = 256;
     static constexpr int MaxShownWidth = 640;
     static constexpr int MaxShownHeight = 480;
@@ -44,6 +47,9 @@ public:
     /// shorter than the blocks) name a block in its heading, e.g. a prompt message's role
     /// ("2 · assistant · text"); shown printable.
     void setResult(const nlohmann::json &result, const QStringList &labels = {});
+    /// What an audio block's line says after its type and size, for the next
+    /// setResult(); default "not played here; Copy as JSON has the data" (the inspector's).
+    void setAudioNote(const QString &note) { m_audioNote = note; }
     /// Images shown by the last setResult(), decoded.
     int imageCount() const { return int(m_images.size()); }
 
@@ -55,4 +61,6 @@ private:
     QString imageHtml(const QByteArray &base64, const QString &mimeType);
 
     QHash<QUrl, QImage> m_images; ///< the decoded images by their content: URL
+    QString m_audioNote;          ///< setAudioNote(); "" for the default
+    qint64 m_pixels = 0;          ///< pixels the images of the last setResult() declared, decoded or not
 };

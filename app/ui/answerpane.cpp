@@ -10,6 +10,7 @@
 #include "pagequestion.h"
 #include "project/jsonerror.h"
 #include "run/runcontroller.h"
+#include "samplingmediaview.h"
 #include "samplingmodelpanel.h"
 #include "schemaform.h"
 #include "toolchangequestionview.h"
@@ -109,6 +110,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_composer->hide();
     connect(m_composer, &ModelComposer::changed, this, [this] { showProblem(QString()); });
     connect(m_composer, &ModelComposer::submitted, this, &AnswerPane::sendResult);
+    m_samplingMedia = new SamplingMediaView(m_body);
     m_samplingModel = new SamplingModelPanel(m_body);
     connect(m_samplingModel, &SamplingModelPanel::replied, this, [this](const QString &text) {
         m_resultForm->setValue({{"text", text.toStdString()}});
@@ -142,6 +144,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_argumentsLabel = new QLabel(tr("Arguments:"), m_body);
     bodyLayout->addWidget(m_argumentsLabel);
     bodyLayout->addWidget(m_argumentsView);
+    bodyLayout->addWidget(m_samplingMedia);
     m_toolChange = new ToolChangeQuestionView(m_body); // a changed MCP tool: its diff, Accept and Reject
     connect(m_toolChange, &ToolChangeQuestionView::answered, this, [this](const nlohmann::json &result) {
         ManualAnswer answer;
@@ -247,8 +250,10 @@ void AnswerPane::setCall(const Step &step)
     m_question = step.currentAttempt() && step.currentAttempt()->question ? *step.currentAttempt()->question
                                                                           : nlohmann::json();
     m_usesComposer = m_question.is_null() && ModelSteps::isModelStep(step.tool); // a manual model's turn
-    m_samplingModel->setQuestion(m_question,
-                                 step.currentAttempt() ? step.currentAttempt()->modelRequest : std::nullopt);
+    const std::optional<nlohmann::json> modelRequest
+        = step.currentAttempt() ? step.currentAttempt()->modelRequest : std::nullopt;
+    m_samplingModel->setQuestion(m_question, modelRequest);
+    m_samplingMedia->setQuestion(m_question, modelRequest);
     if (m_usesComposer)
         m_composer->setRequest(step.args);
     if (questionKind(m_question) == "tool_change")
@@ -373,6 +378,7 @@ void AnswerPane::clearCall()
     m_question = nullptr;
     m_usesComposer = false;
     m_samplingModel->setQuestion(nullptr, std::nullopt);
+    m_samplingMedia->setQuestion(nullptr, std::nullopt);
     applyInput();
     m_errorBox->codeCombo()->setCurrentIndex(0);
     applyMode();

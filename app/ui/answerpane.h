@@ -20,6 +20,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class ModelComposer;
+class SamplingMediaView;
 class SamplingModelPanel;
 class RunController;
 class SchemaForm;
@@ -187,7 +188,8 @@ private:
     bool m_usesForm = false;
     ModelComposer *m_composer = nullptr;
     SamplingModelPanel *m_samplingModel = nullptr;
-    bool m_usesComposer = false; ///< a manual model's turn is shown
+    SamplingMediaView *m_samplingMedia = nullptr; ///< a sampling question's images and audio
+    bool m_usesComposer = false;                  ///< a manual model's turn is shown
     QLabel *m_argumentsLabel = nullptr;
     ErrorAnswerBox *m_errorBox = nullptr; ///< the error answer: message, retryable, code, Send Error
     QPushButton *m_sendResultButton = nullptr;

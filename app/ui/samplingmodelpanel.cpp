@@ -81,8 +81,8 @@ void SamplingModelPanel::setQuestion(const nlohmann::json &question, const std::
         : 0;
     m_note.clear();
     if (const int omitted = m_request.is_object() ? m_request.value("omitted", 0) : 0; omitted > 0)
-        m_note = tr("%n block(s) of the messages (images, audio, …) are not sent to a model: models are asked with "
-                    "text only, each such block replaced by a note.",
+        m_note = tr("%n block(s) of the messages (a tool's use or result, an image or audio a model cannot take) "
+                    "are not sent to a model, each replaced by a note in the text.",
                     nullptr, omitted);
     if (!sampling)
         return;

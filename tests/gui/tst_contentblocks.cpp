@@ -116,6 +116,29 @@ private Q_SLOTS:
                  qPrintable(shown));
     }
 
+    void manyLargeImagesAreNotAllDecoded()
+    {
+        // Three pictures that declare 6000×6000 pixels each (36 million, one row of data):
+        // 108 million together is more than one view decodes, so the third is refused
+        // before Qt allocates for it (a sampling request may carry twenty such).
+        const char *large
+            = "iVBORw0KGgoAAAANSUhEUgAAF3AAABdwCAAAAADGP9ifAAAAHUlEQVR4nO3BMQEAAADCoPVPbQhfoAAAAAAAgNsAF3EAAW1SnXoA"
+              "AAAASUVORK5CYII=";
+        json image = block("image");
+        image["data"] = large;
+        image["mimeType"] = "image/png";
+        ContentBlocksView view;
+        view.setResult(json{{"content", json::array({image, image, image})}});
+        const QString shown = view.toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("3 · image\nimage/png, 86 bytes: not shown: the images above declare 72 "
+                                               "million pixels; at most 80 million are decoded in one view")),
+                 qPrintable(shown));
+        QCOMPARE(shown.count(QStringLiteral("at most 80 million are decoded")), 1);
+        // A new result starts counting again.
+        view.setResult(json{{"content", json::array({image})}});
+        QVERIFY2(!view.toPlainText().contains(QStringLiteral("at most 80 million")), qPrintable(view.toPlainText()));
+    }
+
     void resultsWithoutBlocksHaveNoContentTab_data()
     {
         QTest::addColumn<QString>("result");

@@ -7,15 +7,22 @@
 // person's once edited; a failing model says why and sends nothing; without a model the
 // chooser is disabled and says how to add one. The pane answers through an answerer
 // here, so no run or server is needed.
+#include "contentblocksview.h"
+#include "mcp/mcppersonquestion.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
 #include "ui/answerpane.h"
 #include "ui/samplingmodelpanel.h"
 
+#include <QBuffer>
 #include <QComboBox>
+#include <QDir>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -88,8 +95,8 @@ private Q_SLOTS:
         QCOMPARE(chooser->currentText(), QStringLiteral("scripted"));
         // What the model will not see is said before it is asked.
         QCOMPARE(child<QLabel>("askModelStatus")->text(),
-                 QStringLiteral("1 block(s) of the messages (images, audio, …) are not sent to a model: models are "
-                                "asked with text only, each such block replaced by a note."));
+                 QStringLiteral("1 block(s) of the messages (a tool's use or result, an image or audio a model cannot "
+                                "take) are not sent to a model, each replaced by a note in the text."));
         child<QPushButton>("askModel")->click();
         QTRY_COMPARE(m_pane->resultForm()->value().dump(), std::string(R"({"text":"Hello from the model"})"));
         QVERIFY(child<QLabel>("askModelStatus")
@@ -260,6 +267,76 @@ private Q_SLOTS:
         QCOMPARE(status->text(),
                  QStringLiteral("The server prefers a model like \"gpt-9\", \"o3\"; none of the project's models "
                                 "matches."));
+    }
+
+    void aSamplingQuestionShowsItsImage()
+    {
+        // A server's request with text, a picture and a clip: the transcript names them,
+        // the picture is rendered under it (its data found in the model's request), the
+        // clip sized; the model is told what it is given.
+        QImage picture(240, 140, QImage::Format_RGB32);
+        picture.fill(QColor(0x1e, 0x88, 0xe5));
+        {
+            QPainter painter(&picture);
+            painter.fillRect(QRect(20, 20, 90, 100), QColor(0xff, 0xc1, 0x07));
+            painter.setBrush(QColor(0xe5, 0x39, 0x35));
+            painter.drawEllipse(QRect(130, 30, 90, 90));
+        }
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(picture.save(&buffer, "PNG"));
+        const json messages = json::array(
+            {json{{"role", "user"},
+                  {"content",
+                   {{{"type", "text"}, {"text", "What shapes are in this picture?"}},
+                    {{"type", "image"}, {"data", png.toBase64().toStdString()}, {"mimeType", "image/png"}},
+                    {{"type", "audio"}, {"data", "UklGRiQAAABXQVZF"}, {"mimeType", "audio/wav"}}}}}});
+        QString error;
+        auto question
+            = McpPersonQuestion::question(QStringLiteral("fake"),
+                                          McpServerRequest{json("s-1"), QStringLiteral("sampling/createMessage"),
+                                                           json{{"messages", messages}, {"maxTokens", 50}}},
+                                          &error);
+        QVERIFY2(question, qPrintable(error));
+        Step step = samplingStep();
+        step.attempts.back().modelRequest = (*question)["model_request"];
+        question->erase("model_request");
+        (*question)["serial"] = 1;
+        step.attempts.back().question = *question;
+        useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "A square and a circle."}}}}}});
+        m_pane->resize(560, 900);
+        m_pane->setCall(step);
+        QCOMPARE(child<QPlainTextEdit>("answerArguments")->toPlainText(),
+                 QStringLiteral("user: What shapes are in this picture?\n[image 1: image/png]\n[audio 2: audio/wav]"));
+        auto *media = child<ContentBlocksView>("samplingMedia");
+        QVERIFY(media->isVisible());
+        QCOMPARE(media->imageCount(), 1);
+        const QString shown = media->toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("1 · user · image")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("image/png, ") + QLocale().formattedDataSize(png.size(), 1)
+                                + QStringLiteral(", 240×140")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("2 · user · audio\naudio/wav, 12 bytes (not played here)")),
+                 qPrintable(shown));
+        QCOMPARE(child<QLabel>("askModelStatus")->text(), QString()); // all of it is sent
+        child<QPushButton>("askModel")->click();
+        QTRY_COMPARE(m_pane->resultForm()->value().dump(), std::string(R"({"text":"A square and a circle."})"));
+        // For a person to look at: screenshots/sampling-image-question.png under the build dir.
+        const QString shots = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+        QVERIFY(QDir().mkpath(shots));
+        QVERIFY(m_pane->grab().save(shots + QStringLiteral("/sampling-image-question.png")));
+        // Read back without the model's request (its data is there): said, not invented.
+        step.attempts.back().modelRequest.reset();
+        m_pane->setCall(step);
+        QCOMPARE(media->imageCount(), 0);
+        QVERIFY2(
+            media->toPlainText().contains(QStringLiteral("1 · user · image\nimage/png: not shown: no data at hand")),
+            qPrintable(media->toPlainText()));
+        // Another question clears it: no image stays behind.
+        m_pane->setCall(samplingStep());
+        QVERIFY(!media->isVisible());
+        QCOMPARE(media->imageCount(), 0);
     }
 
     void notShownForAnElicitation()

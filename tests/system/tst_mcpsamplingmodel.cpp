@@ -38,7 +38,8 @@ namespace {
 class SampledCall : public QObject
 {
 public:
-    explicit SampledCall(const Project &project)
+    /// `sampleExtra` is merged into the server's sampling request (its messages, say).
+    explicit SampledCall(const Project &project, const json &sampleExtra = json::object())
         : engine(project, QStringLiteral("run1"), nullptr, {})
     {
         connect(&engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {
@@ -54,7 +55,7 @@ public:
         BridgeCall call;
         call.id = "c1";
         call.tool = "fake__ask";
-        call.args = {{"only", {"sample"}}};
+        call.args = {{"only", {"sample"}}, {"sample_extra", sampleExtra}};
         engine.submitCall(call);
     }
     bool waitForQuestion()
@@ -131,6 +132,7 @@ private Q_SLOTS:
     void initTestCase();
     void theQuestionCarriesTheRequestForAModel();
     void blocksAModelCannotTakeAreNoted();
+    void anImageReachesThePersonAndTheModel();
     void aMockModelsReplyReachesTheServer();
     void anOpenAiModelIsAskedTheRequest();
     void aFailingModelLeavesTheQuestionOpen_data();
@@ -198,8 +200,9 @@ void TestMcpSamplingModel::theQuestionCarriesTheRequestForAModel()
 
 void TestMcpSamplingModel::blocksAModelCannotTakeAreNoted()
 {
-    // The neutral shape carries text only: an image or audio block is a note in the text
-    // and counted; a role other than user and assistant cannot be given to a model.
+    // An image or audio block a model cannot take (here: bytes that are no PNG, audio in
+    // an assistant message) is a note in the text, counted, and said in the notes; a
+    // role other than user and assistant cannot be given to a model.
     const json image = {{"type", "image"}, {"data", "AAAA"}, {"mimeType", "image/png"}};
     const json blocks = json::array({json{{"type", "text"}, {"text", "What is on it?"}}, image});
     const json messages
@@ -214,6 +217,10 @@ void TestMcpSamplingModel::blocksAModelCannotTakeAreNoted()
              json({{"messages",
                     {{{"role", "user"}, {"content", "What is on it?\n[image not sent]"}},
                      {{"role", "assistant"}, {"content", "[audio not sent]"}}}},
+                   {"notes",
+                    {"messages[0] image image/png: the data is not a PNG image (image/png declared); not sent",
+                     "messages[1] audio (no mimeType): a model takes images and audio in user messages only; not "
+                     "sent"}},
                    {"omitted", 2}})
                  .dump());
     const json system = json::array({json{{"role", "system"}, {"content", json{{"type", "text"}, {"text", "x"}}}}});
@@ -229,6 +236,48 @@ void TestMcpSamplingModel::blocksAModelCannotTakeAreNoted()
     QCOMPARE(why,
              QStringLiteral("this request cannot be given to a model: messages[0] has the role \"system\"; a "
                             "model is given user and assistant messages only"));
+}
+
+void TestMcpSamplingModel::anImageReachesThePersonAndTheModel()
+{
+    // A server's sampling request with a picture and a clip, through a run: the journal's
+    // person_asked keeps the picture's data once (the question's media refer to the
+    // model's request), and an openai-chat model is sent the parts.
+    const std::string png
+        = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    const json content = json::array({json{{"type", "text"}, {"text", "What is on it?"}},
+                                      json{{"type", "image"}, {"data", png}, {"mimeType", "image/png"}},
+                                      json{{"type", "audio"}, {"data", "T2dnUw=="}, {"mimeType", "audio/ogg"}}});
+    SampledCall call(*m_project, {{"messages", {{{"role", "user"}, {"content", content}}}}});
+    QVERIFY(call.waitForQuestion());
+    QCOMPARE(call.question.value("message", std::string()),
+             std::string("user: What is on it?\n[image 1: image/png]\n[audio 2: audio/ogg]"));
+    QCOMPARE(call.asked["question"]["media"].dump(),
+             json::array({json{{"type", "image"}, {"role", "user"}, {"mimeType", "image/png"}, {"model_part", {0, 1}}},
+                          json{{"type", "audio"}, {"role", "user"}, {"mimeType", "audio/ogg"}, {"data", "T2dnUw=="}}})
+                 .dump());
+    QCOMPARE(call.asked["model_request"]["messages"][0]["content"][1].dump(),
+             json({{"type", "image_url"}, {"image_url", {{"url", "data:image/png;base64," + png}}}}).dump());
+    QCOMPARE(call.asked["model_request"]["notes"][0].get<std::string>(),
+             std::string("messages[0] audio audio/ogg: a model is given WAV and MP3 audio only; not sent"));
+    QCOMPARE(QString::fromStdString(call.asked.dump()).count(QString::fromStdString(png)), 1);
+    const ModelConfig model = modelFrom({{"name", "local"},
+                                         {"provider", "openai-chat"},
+                                         {"base_url", (m_models.base() + QStringLiteral("/ok")).toStdString()},
+                                         {"model", "qwen2.5-vl"}});
+    const SamplingModelCall::Outcome outcome = askModel(model, *call.modelRequest, 50);
+    QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+    const json sent = json::parse(m_models.get(QStringLiteral("/last"))["body"].get<std::string>());
+    QCOMPARE(sent["messages"].dump(),
+             json::array({json{{"role", "system"}, {"content", "Be brief"}},
+                          json{{"role", "user"},
+                               {"content",
+                                {{{"type", "text"}, {"text", "What is on it?"}},
+                                 {{"type", "image_url"}, {"image_url", {{"url", "data:image/png;base64," + png}}}},
+                                 {{"type", "text"}, {"text", "[audio not sent]"}}}}}})
+                 .dump());
+    QVERIFY(call.answer(outcome.answer));
+    QCOMPARE(call.serverGot()["result"]["model"].get<std::string>(), std::string("qwen2.5-vl"));
 }
 
 void TestMcpSamplingModel::aMockModelsReplyReachesTheServer()

@@ -57,6 +57,21 @@ json conversation()
                   "{'role': 'user', 'content': 'Try again'}]");
 }
 
+/// A 1×1 PNG, as base64.
+constexpr const char *Png
+    = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+/// A user message asking about an image (and, with `audio`, a clip of WAV).
+json imageMessages(bool audio)
+{
+    json parts
+        = json::array({json{{"type", "text"}, {"text", "What is on it?"}}, ModelMessage::imagePart("image/png", Png)});
+    if (audio)
+        parts.push_back(ModelMessage::audioPart("wav", "UklGRiQAAABXQVZF"));
+    return json::array(
+        {json{{"role", "system"}, {"content", "Be brief."}}, json{{"role", "user"}, {"content", parts}}});
+}
+
 QString text(const std::optional<nlohmann::ordered_json> &value)
 {
     return value ? QString::fromStdString(value->dump()) : QStringLiteral("(none)");
@@ -141,6 +156,43 @@ private Q_SLOTS:
                        "'temperature':1}")));
     }
 
+    void imagePartsRequest()
+    {
+        // Chat Completions takes the parts as they are; Messages an image block of base64.
+        ModelRequest request;
+        request.messages = imageMessages(true);
+        QString error;
+        const auto openai = OpenAIChatCodec::buildRequest(config(ModelConfig::Provider::OpenAIChat), request, &error);
+        QVERIFY2(openai, qPrintable(error));
+        QCOMPARE(text(openai),
+                 QString::fromStdString(J("{'model':'test-model','messages':["
+                                          "{'role':'system','content':'Be brief.'},"
+                                          "{'role':'user','content':[{'text':'What is on it?','type':'text'},"
+                                          "{'image_url':{'url':'data:image/png;base64,")
+                                        + Png
+                                        + J("'},'type':'image_url'},"
+                                            "{'input_audio':{'data':'UklGRiQAAABXQVZF','format':'wav'},"
+                                            "'type':'input_audio'}]}]}")));
+        request.messages = imageMessages(false);
+        const auto anthropic = AnthropicCodec::buildRequest(config(ModelConfig::Provider::Anthropic), request, &error);
+        QVERIFY2(anthropic, qPrintable(error));
+        QCOMPARE(text(anthropic),
+                 QString::fromStdString(J("{'model':'test-model','max_tokens':4096,'system':'Be brief.','messages':["
+                                          "{'role':'user','content':[{'type':'text','text':'What is on it?'},"
+                                          "{'type':'image','source':{'type':'base64','media_type':'image/png','data':'")
+                                        + Png + J("'}}]}]}")));
+        // Anthropic takes no audio: refused, not dropped unseen.
+        request.messages = imageMessages(true);
+        QVERIFY(!AnthropicCodec::buildRequest(config(ModelConfig::Provider::Anthropic), request, &error));
+        QCOMPARE(error,
+                 QStringLiteral("messages[1].content[2]: Anthropic takes no audio (an input_audio part); leave it "
+                                "out"));
+        // A person reading the conversation sees the parts named and sized, not their base64.
+        QCOMPARE(ModelMessage::conversationText(imageMessages(true)),
+                 QStringLiteral("system: Be brief.\n\nuser: What is on it?\n[image image/png, 96 bytes of base64]\n"
+                                "[audio wav, 16 bytes of base64]"));
+    }
+
     void badRequests_data()
     {
         QTest::addColumn<bool>("anthropic");
@@ -166,6 +218,46 @@ private Q_SLOTS:
             << QStringLiteral("[{\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"a\", \"function\": {\"name\": "
                               "\"t\"}}]}]")
             << QStringLiteral("messages[0].tool_calls[0].function needs 'arguments' (the arguments as JSON text)");
+        const auto user = [](const char *parts) {
+            return QStringLiteral("[{\"role\": \"user\", \"content\": %1}]").arg(QString::fromStdString(J(parts)));
+        };
+        QTest::newRow("no parts") << false << user("[]")
+                                  << QStringLiteral("messages[0]: 'content' is an empty array; give text or at least "
+                                                    "one part");
+        QTest::newRow("part not an object")
+            << false << user("['hi']") << QStringLiteral("messages[0].content[0] must be an object, not a string");
+        QTest::newRow("part of no type")
+            << false << user("[{'text': 'hi'}]")
+            << QStringLiteral("messages[0].content[0] needs a 'type': \"text\", \"image_url\" or \"input_audio\"");
+        QTest::newRow("part of an unknown type")
+            << false << user("[{'type': 'video_url', 'video_url': {}}]")
+            << QStringLiteral("messages[0].content[0]: 'type' must be \"text\", \"image_url\" or \"input_audio\", "
+                              "not \"video_url\"");
+        QTest::newRow("svg image")
+            << false << user("[{'type': 'image_url', 'image_url': {'url': 'data:image/svg+xml;base64,PHN2Zz4='}}]")
+            << QStringLiteral(
+                   "messages[0].content[0].image_url.url must be a data URL (data:MIME;base64,…) of one of "
+                   "image/png, image/jpeg, image/gif, image/webp; it begins data:image/svg+xml;base64,PHN2Zz4=");
+        QTest::newRow("image by address")
+            << false << user("[{'type': 'image_url', 'image_url': {'url': 'https://example.org/a.png'}}]")
+            << QStringLiteral("messages[0].content[0].image_url.url must be a data URL (data:MIME;base64,…) of one of "
+                              "image/png, image/jpeg, image/gif, image/webp; it begins https://example.org/a.png");
+        QTest::newRow("image not base64")
+            << false << user("[{'type': 'image_url', 'image_url': {'url': 'data:image/png;base64,iVBO%%'}}]")
+            << QStringLiteral("messages[0].content[0].image_url.url: what follows ';base64,' is not base64");
+        QTest::newRow("jpeg named png")
+            << true << user("[{'type': 'image_url', 'image_url': {'url': 'data:image/png;base64,/9j/4AAQ'}}]")
+            << QStringLiteral("messages[0].content[0].image_url.url: the data is not a PNG image (image/png declared)");
+        QTest::newRow("image part with more")
+            << false
+            << user("[{'type': 'image_url', 'image_url': {'url': 'data:image/jpeg;base64,/9j/4AAQ', 'fetch': true}}]")
+            << QStringLiteral("messages[0].content[0].image_url: unknown key 'fetch'");
+        QTest::newRow("ogg audio")
+            << false << user("[{'type': 'input_audio', 'input_audio': {'data': 'T2dnUw==', 'format': 'ogg'}}]")
+            << QStringLiteral("messages[0].content[0].input_audio.format must be \"wav\" or \"mp3\", not \"ogg\"");
+        QTest::newRow("parts in an assistant message")
+            << false << QString::fromStdString(J("[{'role': 'assistant', 'content': [{'type': 'text', 'text': 'x'}]}]"))
+            << QStringLiteral("messages[0]: 'content' must be a string or null");
         QTest::newRow("late system for anthropic")
             << true
             << QStringLiteral("[{\"role\": \"user\", \"content\": \"x\"}, {\"role\": \"system\", \"content\": \"y\"}]")

@@ -51,6 +51,36 @@ ordered_json textBlock(const json &text)
     return ordered_json{{"type", "text"}, {"text", text}};
 }
 
+/// A user message's content (text or parts, checked) as Messages blocks; "" or the
+/// problem: Anthropic takes no audio.
+QString userBlocks(const json &content, std::size_t index, ordered_json *blocks)
+{
+    if (!content.is_array()) {
+        blocks->push_back(textBlock(content));
+        return {};
+    }
+    for (std::size_t i = 0; i < content.size(); ++i) {
+        const json &part = content[i];
+        const std::string &type = part["type"].get_ref<const std::string &>();
+        if (type == "text") {
+            blocks->push_back(textBlock(part["text"]));
+        } else if (type == "image_url") {
+            const auto image = ModelMessage::dataUrl(part["image_url"]["url"].get_ref<const std::string &>());
+            blocks->push_back(ordered_json{{"type", "image"},
+                                           {"source",
+                                            {{"type", "base64"},
+                                             {"media_type", std::string(image->first)},
+                                             {"data", std::string(image->second)}}}});
+        } else {
+            return QStringLiteral("messages[%1].content[%2]: Anthropic takes no audio (an %3 part); leave it out")
+                .arg(index)
+                .arg(i)
+                .arg(JsonQt::fromStd(type));
+        }
+    }
+    return {};
+}
+
 /// An assistant message's blocks; "" or the problem.
 QString assistantBlocks(const json &message, std::size_t index, ordered_json *blocks)
 {
@@ -103,7 +133,12 @@ std::optional<ordered_json> buildRequest(const ModelConfig &model, const ModelRe
             }
             system << JsonQt::fromStd(message["content"].get<std::string>());
         } else if (role == "user") {
-            append(messages, "user", ordered_json::array({textBlock(message["content"])}));
+            ordered_json blocks = ordered_json::array();
+            if (QString problem = userBlocks(message["content"], i, &blocks); !problem.isEmpty()) {
+                *error = problem;
+                return std::nullopt;
+            }
+            append(messages, "user", std::move(blocks));
         } else if (role == "assistant") {
             ordered_json blocks = ordered_json::array();
             if (QString problem = assistantBlocks(message, i, &blocks); !problem.isEmpty()) {

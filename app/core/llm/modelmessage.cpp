@@ -59,6 +59,83 @@ QString checkToolCall(const json &call, const QString &where)
     return {};
 }
 
+QString imageTypeList()
+{
+    QStringList types;
+    for (std::string_view type : ModelMessage::ImageMimeTypes)
+        types << QString::fromLatin1(type.data(), qsizetype(type.size()));
+    return types.join(QStringLiteral(", "));
+}
+
+/// One part of a user message's content array; "" or the problem.
+QString checkPart(const json &part, const QString &where)
+{
+    if (!part.is_object())
+        return QStringLiteral("%1 must be an object, not %2").arg(where, ManifestReader::typeName(part));
+    const std::string type = isString(part, "type") ? part["type"].get<std::string>() : std::string();
+    if (type == "text") {
+        if (const QString key = unknownKey(part, {"type", "text"}); !key.isEmpty())
+            return QStringLiteral("%1: unknown key '%2' in a text part")
+                .arg(where, ModelMessage::quoteText(key.toStdString()));
+        if (!isString(part, "text"))
+            return QStringLiteral("%1: a text part needs 'text' (a string)").arg(where);
+        return {};
+    }
+    if (type == "image_url") {
+        if (const QString key = unknownKey(part, {"type", "image_url"}); !key.isEmpty())
+            return QStringLiteral("%1: unknown key '%2' in an image_url part")
+                .arg(where, ModelMessage::quoteText(key.toStdString()));
+        // By reference: an image is megabytes, checked on every send.
+        const auto found = part.find("image_url");
+        if (found == part.end() || !found->is_object() || !isString(*found, "url"))
+            return QStringLiteral("%1: an image_url part needs 'image_url': {\"url\": \"data:image/png;base64,…\"}")
+                .arg(where);
+        const json &image = *found;
+        if (const QString key = unknownKey(image, {"url", "detail"}); !key.isEmpty())
+            return QStringLiteral("%1.image_url: unknown key '%2'")
+                .arg(where, ModelMessage::quoteText(key.toStdString()));
+        const auto inline_ = ModelMessage::dataUrl(image["url"].get_ref<const std::string &>());
+        bool known = false;
+        for (std::string_view mime : ModelMessage::ImageMimeTypes)
+            known = known || (inline_ && inline_->first == mime);
+        if (!known)
+            return QStringLiteral("%1.image_url.url must be a data URL (data:MIME;base64,…) of one of %2; it begins "
+                                  "%3")
+                .arg(where, imageTypeList(),
+                     ModelMessage::quoteText(
+                         std::string_view(image["url"].get_ref<const std::string &>()).substr(0, 40)));
+        if (!ModelMessage::isBase64(inline_->second))
+            return QStringLiteral("%1.image_url.url: what follows ';base64,' is not base64").arg(where);
+        if (const QString problem = ModelMessage::imageDataProblem(inline_->first, inline_->second); !problem.isEmpty())
+            return QStringLiteral("%1.image_url.url: %2").arg(where, problem);
+        return {};
+    }
+    if (type == "input_audio") {
+        if (const QString key = unknownKey(part, {"type", "input_audio"}); !key.isEmpty())
+            return QStringLiteral("%1: unknown key '%2' in an input_audio part")
+                .arg(where, ModelMessage::quoteText(key.toStdString()));
+        const auto found = part.find("input_audio");
+        if (found == part.end() || !found->is_object() || !isString(*found, "data") || !isString(*found, "format"))
+            return QStringLiteral("%1: an input_audio part needs 'input_audio': {\"data\": base64, \"format\": "
+                                  "\"wav\" or \"mp3\"}")
+                .arg(where);
+        const json &audio = *found;
+        if (const QString key = unknownKey(audio, {"data", "format"}); !key.isEmpty())
+            return QStringLiteral("%1.input_audio: unknown key '%2'")
+                .arg(where, ModelMessage::quoteText(key.toStdString()));
+        if (audio["format"] != "wav" && audio["format"] != "mp3")
+            return QStringLiteral("%1.input_audio.format must be \"wav\" or \"mp3\", not %2")
+                .arg(where, ModelMessage::quote(audio["format"]));
+        if (!ModelMessage::isBase64(audio["data"].get_ref<const std::string &>()))
+            return QStringLiteral("%1.input_audio.data is not base64").arg(where);
+        return {};
+    }
+    if (type.empty())
+        return QStringLiteral("%1 needs a 'type': \"text\", \"image_url\" or \"input_audio\"").arg(where);
+    return QStringLiteral("%1: 'type' must be \"text\", \"image_url\" or \"input_audio\", not \"%2\"")
+        .arg(where, ModelMessage::quoteText(type));
+}
+
 QString checkMessage(const json &message, const QString &where)
 {
     if (!message.is_object())
@@ -71,6 +148,18 @@ QString checkMessage(const json &message, const QString &where)
         if (const QString key = unknownKey(message, {"role", "content"}); !key.isEmpty())
             return QStringLiteral("%1: unknown key '%2' in a '%3' message")
                 .arg(where, ModelMessage::quoteText(key.toStdString()), fromStd(role));
+        if (role == "user" && message.contains("content") && message["content"].is_array()) {
+            const json &parts = message["content"];
+            if (parts.empty())
+                return QStringLiteral("%1: 'content' is an empty array; give text or at least one part").arg(where);
+            for (std::size_t i = 0; i < parts.size(); ++i)
+                if (QString problem = checkPart(parts[i], where + QStringLiteral(".content[%1]").arg(i));
+                    !problem.isEmpty())
+                    return problem;
+            return {};
+        }
+        if (role == "user" && !hasText)
+            return QStringLiteral("%1: a 'user' message needs 'content' (a string or an array of parts)").arg(where);
         if (!hasText)
             return QStringLiteral("%1: a '%2' message needs 'content' (a string)").arg(where, fromStd(role));
         return {};
@@ -141,6 +230,79 @@ QString checkMessages(const json &messages)
         if (QString problem = checkMessage(messages[i], QStringLiteral("messages[%1]").arg(i)); !problem.isEmpty())
             return problem;
     return {};
+}
+
+json imagePart(std::string_view mimeType, std::string_view base64)
+{
+    std::string url = "data:";
+    url.reserve(mimeType.size() + base64.size() + 16);
+    url.append(mimeType).append(";base64,").append(base64);
+    return {{"type", "image_url"}, {"image_url", {{"url", std::move(url)}}}};
+}
+
+json audioPart(std::string_view format, std::string_view base64)
+{
+    return {{"type", "input_audio"}, {"input_audio", {{"data", std::string(base64)}, {"format", std::string(format)}}}};
+}
+
+std::string audioFormat(std::string_view mimeType)
+{
+    if (mimeType == "audio/wav" || mimeType == "audio/x-wav" || mimeType == "audio/wave")
+        return "wav";
+    if (mimeType == "audio/mpeg" || mimeType == "audio/mp3")
+        return "mp3";
+    return {};
+}
+
+bool isBase64(std::string_view text)
+{
+    if (text.empty() || text.size() % 4 != 0)
+        return false;
+    const std::size_t padding = text.ends_with("==") ? 2 : text.ends_with('=') ? 1 : 0;
+    for (std::size_t i = 0; i < text.size() - padding; ++i) {
+        const char c = text[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/'))
+            return false;
+    }
+    return true;
+}
+
+QString imageDataProblem(std::string_view mimeType, std::string_view base64)
+{
+    // 16 characters are 12 bytes: enough for every signature below (WebP's is 12).
+    const QByteArray head = QByteArray::fromBase64(
+        QByteArray::fromRawData(base64.data(), qsizetype(std::min<std::size_t>(base64.size(), 16))));
+    const auto is = [&head](std::string_view name, std::initializer_list<std::string_view> signatures) {
+        for (std::string_view signature : signatures)
+            if (head.startsWith(QByteArrayView(signature.data(), qsizetype(signature.size()))))
+                return QString();
+        return QStringLiteral("the data is not a %1 image (%2 declared)")
+            .arg(QLatin1String(name.data(), qsizetype(name.size())));
+    };
+    QString problem;
+    if (mimeType == "image/png")
+        problem = is("PNG", {std::string_view("\x89PNG\r\n\x1a\n", 8)});
+    else if (mimeType == "image/jpeg")
+        problem = is("JPEG", {"\xff\xd8\xff"});
+    else if (mimeType == "image/gif")
+        problem = is("GIF", {"GIF87a", "GIF89a"});
+    else if (mimeType == "image/webp")
+        problem = head.startsWith("RIFF") && head.mid(8, 4) == "WEBP"
+            ? QString()
+            : QStringLiteral("the data is not a WebP image (%2 declared)");
+    else
+        return QStringLiteral("%1 is not an image type a model is given").arg(quoteText(mimeType));
+    return problem.isEmpty() ? problem : problem.arg(QLatin1String(mimeType.data(), qsizetype(mimeType.size())));
+}
+
+std::optional<std::pair<std::string_view, std::string_view>> dataUrl(std::string_view url)
+{
+    if (!url.starts_with("data:"))
+        return std::nullopt;
+    const std::size_t marker = url.find(";base64,");
+    if (marker == std::string_view::npos)
+        return std::nullopt;
+    return std::pair(url.substr(5, marker - 5), url.substr(marker + 8));
 }
 
 void checkArguments(ModelReply &reply)
@@ -241,6 +403,35 @@ nlohmann::json valueAt(const nlohmann::json &object, const char *key)
     return it == object.end() ? nlohmann::json() : *it;
 }
 
+/// A content array as text: text parts as they are, an image or audio part named and sized.
+QString partsText(const nlohmann::json &parts)
+{
+    QStringList texts;
+    for (const nlohmann::json &part : parts) {
+        const QString type = textOf(valueAt(part, "type"));
+        if (type == QLatin1String("text")) {
+            texts << textOf(valueAt(part, "text"));
+        } else if (type == QLatin1String("image_url")) {
+            const nlohmann::json url = valueAt(valueAt(part, "image_url"), "url");
+            const auto image = url.is_string() ? dataUrl(url.get_ref<const std::string &>()) : std::nullopt;
+            texts << (image ? QStringLiteral("[image %1, %2 bytes of base64]")
+                                  .arg(elidedText(
+                                      QString::fromUtf8(image->first.data(), qsizetype(image->first.size())), 40))
+                                  .arg(image->second.size())
+                            : QStringLiteral("[image]"));
+        } else if (type == QLatin1String("input_audio")) {
+            const nlohmann::json audio = valueAt(part, "input_audio");
+            const nlohmann::json data = valueAt(audio, "data");
+            texts << QStringLiteral("[audio %1, %2 bytes of base64]")
+                         .arg(elidedText(textOf(valueAt(audio, "format")), 40))
+                         .arg(data.is_string() ? data.get_ref<const std::string &>().size() : 0);
+        } else {
+            texts << QStringLiteral("[%1]").arg(elidedText(type, 40));
+        }
+    }
+    return texts.join(u'\n');
+}
+
 } // namespace
 
 QString conversationText(const nlohmann::json &messages)
@@ -255,7 +446,8 @@ QString conversationText(const nlohmann::json &messages)
             block += QStringLiteral(" (%1%2)").arg(textOf(valueAt(message, "tool_call_id")),
                                                    valueAt(message, "is_error") == true ? QStringLiteral(", error")
                                                                                         : QString());
-        const QString content = textOf(valueAt(message, "content"));
+        const nlohmann::json parts = valueAt(message, "content");
+        const QString content = parts.is_array() ? partsText(parts) : textOf(parts);
         block += content.isEmpty() ? QStringLiteral(":") : QStringLiteral(": ") + content;
         const nlohmann::json calls = valueAt(message, "tool_calls");
         for (const nlohmann::json &call : calls.is_array() ? calls : nlohmann::json::array()) {

@@ -26,6 +26,16 @@
 /// `content` is text (null only for an assistant message with tool calls); `arguments`
 /// is JSON text, as the model wrote it. `is_error` is the studio's one addition: it
 /// becomes Anthropic's `tool_result.is_error`; OpenAI has no such flag and gets the text.
+/// A `user` message's content may instead be an array of parts, Chat Completions' own:
+///
+///   {"role": "user", "content": [{"type": "text", "text": "What is on it?"},
+///       {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo…"}},
+///       {"type": "input_audio", "input_audio": {"data": "UklGR…", "format": "wav"}}]}
+///
+/// An image is inline (a data URL: no model is made to fetch a URL) of one of
+/// ImageMimeTypes, its bytes of that type; audio is wav or mp3 (OpenAI's input_audio).
+/// AnthropicCodec sends an image as Messages' {"type": "image", "source": {"type":
+/// "base64", "media_type", "data"}} and refuses audio: Anthropic takes none.
 /// The codecs (OpenAIChatCodec, AnthropicCodec) turn this shape into each provider's
 /// request and each provider's reply back into a ModelReply.
 
@@ -78,6 +88,25 @@ inline constexpr int MaxModelIdChars = 1024;
 /// the call it answers)"). Unknown members are refused, as in the manifest.
 QString checkMessages(const nlohmann::json &messages);
 
+/// The image types both providers take (OpenAI's and Anthropic's vision inputs).
+inline constexpr std::string_view ImageMimeTypes[] = {"image/png", "image/jpeg", "image/gif", "image/webp"};
+/// An image part {"type": "image_url", "image_url": {"url": "data:MIME;base64,DATA"}}.
+nlohmann::json imagePart(std::string_view mimeType, std::string_view base64);
+/// An audio part {"type": "input_audio", "input_audio": {"data", "format"}}.
+nlohmann::json audioPart(std::string_view format, std::string_view base64);
+/// The input_audio format of an audio MIME type: "wav" (audio/wav, audio/x-wav,
+/// audio/wave), "mp3" (audio/mpeg, audio/mp3); "" for any other.
+std::string audioFormat(std::string_view mimeType);
+/// True when `text` is non-empty, well-formed base64 (the standard alphabet, padded).
+bool isBase64(std::string_view text);
+/// Why the bytes `base64` encodes are not an image of `mimeType` (one of
+/// ImageMimeTypes), told by their first bytes ("the data is not a PNG image"); "" when
+/// they are. A provider refuses an image whose bytes are not of the type it is named.
+QString imageDataProblem(std::string_view mimeType, std::string_view base64);
+/// An image part's inline image: the MIME type and the base64 of its data URL; nullopt
+/// when it is no `data:MIME;base64,` URL.
+std::optional<std::pair<std::string_view, std::string_view>> dataUrl(std::string_view url);
+
 /// Fills `reply.argumentErrors` from its message's tool calls.
 void checkArguments(ModelReply &reply);
 
@@ -90,7 +119,8 @@ std::optional<nlohmann::json> readReply(std::string_view body, QString *error);
 
 /// A conversation as text for a person, one block per message: "user: 100 EUR in USD?",
 /// "assistant:" with a line "  → get_rate({\"base\":\"EUR\"})  [call_1]" per tool call,
-/// "tool (call_1): 1.08" ("tool (call_2, error): …"); text made printable.
+/// "tool (call_1): 1.08" ("tool (call_2, error): …"); text made printable; a part not
+/// text as "[image image/png, 1234 bytes of base64]", "[audio wav, 99 bytes of base64]".
 QString conversationText(const nlohmann::json &messages);
 /// The model id `root` (a reply) names in its string `model`, cut to MaxModelIdChars; "" when none.
 QString replyModel(const nlohmann::json &root);

@@ -20,11 +20,46 @@ SamplingModelCall::SamplingModelCall(ModelConfig model, Secrets secrets, QNetwor
     , m_network(network)
 {}
 
+namespace {
+
+/// Calls `visit` with each input_audio part of the neutral `messages`.
+template<typename Messages, typename Visit>
+void forEachAudioPart(Messages &messages, Visit visit)
+{
+    if (!messages.is_array())
+        return;
+    for (auto &message : messages) {
+        const auto content = message.is_object() ? message.find("content") : message.end();
+        if (content == message.end() || !content->is_array())
+            continue;
+        for (auto &part : *content)
+            if (part.is_object() && part.value("type", json()) == "input_audio")
+                visit(part);
+    }
+}
+
+/// Audio parts of `modelRequest`'s messages.
+std::size_t audioParts(const json &modelRequest)
+{
+    std::size_t count = 0;
+    if (const auto messages = modelRequest.is_object() ? modelRequest.find("messages") : modelRequest.end();
+        messages != modelRequest.end())
+        forEachAudioPart(*messages, [&count](const json &) { ++count; });
+    return count;
+}
+
+} // namespace
+
 void SamplingModelCall::ask(const json &modelRequest, int maxTokens)
 {
     cancel();
     QString error;
-    const auto request = SamplingModelCall::request(modelRequest, &error);
+    auto request = SamplingModelCall::request(modelRequest, &error);
+    // Anthropic takes no audio: its parts become notes in the text (notes() says so).
+    if (request && m_model.provider == ModelConfig::Provider::Anthropic)
+        forEachAudioPart(request->messages, [](json &part) {
+            part = {{"type", "text"}, {"text", "[audio not sent]"}};
+        });
     if (!request) {
         const Outcome outcome{json(), error, QStringLiteral("invalid_request"), {}};
         QTimer::singleShot(0, this, [this, outcome] { Q_EMIT finished(outcome); });
@@ -184,6 +219,10 @@ QStringList SamplingModelCall::notes(const ModelConfig &model, const json &model
         for (const json &note : *own)
             if (note.is_string())
                 result << printableText(QString::fromStdString(note.get<std::string>()));
+    if (const std::size_t audio = audioParts(modelRequest);
+        audio > 0 && model.provider == ModelConfig::Provider::Anthropic)
+        result << tr("%n audio clip(s) not sent: anthropic takes no audio (model '%1')", nullptr, int(audio))
+                      .arg(model.name);
     (void)configFor(model, modelRequest, maxTokens, &result);
     return result;
 }

@@ -76,7 +76,8 @@ public:
     static ModelConfig configFor(ModelConfig model, const nlohmann::json &modelRequest, int maxTokens,
                                  QStringList *notes);
     /// What a person is told before `model` is asked `modelRequest`: the request's own
-    /// "notes" (what the server asked that no model is given), then configFor()'s.
+    /// "notes" (what the server asked that no model is given), that an anthropic model
+    /// is given no audio (ask() sends "[audio not sent]" in its place), then configFor()'s.
     static QStringList notes(const ModelConfig &model, const nlohmann::json &modelRequest, int maxTokens = 0);
     /// The temperatures a provider takes: openai-chat 0 to 2, anthropic 0 to 1.
     static std::pair<double, double> temperatureRange(ModelConfig::Provider provider);

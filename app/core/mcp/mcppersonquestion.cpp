@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcppersonquestion.h"
 
+#include "mcp/samplingmedia.h"
+
 #include "project/manifestreader.h"
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
@@ -33,13 +35,15 @@ QString stringOf(const json &object, const char *key)
     return found != object.end() && found->is_string() ? QString::fromStdString(found->get<std::string>()) : QString();
 }
 
-/// One content block (or an array of them, 2025-11-25) as text: text as it is, others named.
-QString contentText(const json &content)
+/// One content block (or an array of them, 2025-11-25) as text: text as it is, an image
+/// or audio block by its number below the transcript ("[image 1: image/png]") or why it
+/// is not shown, others named.
+QString contentText(const json &content, SamplingMedia &media)
 {
     if (content.is_array()) {
         QStringList parts;
         for (const json &block : content) {
-            parts << contentText(block);
+            parts << contentText(block, media);
             if (parts.size() > 100)
                 break;
         }
@@ -50,6 +54,12 @@ QString contentText(const json &content)
     const QString type = stringOf(content, "type");
     if (type == QLatin1String("text"))
         return clippedText(stringOf(content, "text"), McpPersonQuestion::MaxMessageChars);
+    if (const SamplingMedia::Block *block = media.find(content)) {
+        const QString mime = block->mimeType.isEmpty() ? QStringLiteral("no mimeType") : block->mimeType;
+        if (block->shown > 0)
+            return QStringLiteral("[%1 %2: %3]").arg(type).arg(block->shown).arg(mime);
+        return QStringLiteral("[%1 %2: not shown: %3]").arg(type, mime, block->notKept);
+    }
     return QStringLiteral("[%1]").arg(elidedText(type.isEmpty() ? QStringLiteral("?") : type, 40));
 }
 
@@ -160,21 +170,68 @@ std::optional<json> elicitation(json question, const json &params, QString *erro
     return question;
 }
 
-/// One message's content as the text a model is given: text blocks as they are, any
-/// other block (image, audio, a tool's use or result) a note that it was not sent.
-QString modelText(const json &content, int *omitted, bool blocks = true)
+/// A message's content as a model is given it (modelParts).
+struct ModelContent
+{
+    json parts = json::array(); ///< neutral parts, adjacent text in one
+    std::size_t textBytes = 0;
+    bool media = false; ///< some part is an image or audio: the content is the parts, else their text
+};
+
+/// What of a request a model is not given: the blocks counted, the media's reasons noted.
+struct Omissions
+{
+    int count = 0;
+    QStringList mediaNotes; ///< the first MaxMediaNotes
+    std::size_t moreMedia = 0;
+    static constexpr qsizetype MaxMediaNotes = 5;
+};
+
+void addText(ModelContent &content, const QString &text)
+{
+    const std::string utf8 = text.toStdString();
+    content.textBytes += utf8.size();
+    if (!content.parts.empty() && content.parts.back()["type"] == "text")
+        content.parts.back()["text"].get_ref<std::string &>().append("\n").append(utf8);
+    else
+        content.parts.push_back({{"type", "text"}, {"text", utf8}});
+}
+
+/// One message's content as the parts a model is given: text blocks as they are, an
+/// image or audio block SamplingMedia passes as its part (its modelPart records where), any other
+/// block (a tool's use or result, an image not sent) a note that it was not sent.
+void modelParts(const json &content, std::size_t message, SamplingMedia &media, ModelContent &out, Omissions &omitted,
+                bool blocks = true)
 {
     if (content.is_array() && blocks) {
-        QStringList parts;
         for (const json &block : content)
-            parts << modelText(block, omitted, false);
-        return parts.join(u'\n');
+            modelParts(block, message, media, out, omitted, false);
+        return;
     }
     const QString type = content.is_object() ? stringOf(content, "type") : QString();
-    if (type == QLatin1String("text"))
-        return stringOf(content, "text");
-    ++*omitted;
-    return QStringLiteral("[%1 not sent]").arg(elidedText(type.isEmpty() ? QStringLiteral("content") : type, 40));
+    if (type == QLatin1String("text")) {
+        addText(out, stringOf(content, "text"));
+        return;
+    }
+    if (SamplingMedia::Block *block = media.find(content); block && !block->part.is_null()) {
+        block->modelPart = json::array({message, out.parts.size()});
+        out.parts.push_back(std::move(block->part)); // given once
+        out.media = true;
+        return;
+    } else if (block) {
+        if (omitted.mediaNotes.size() < Omissions::MaxMediaNotes)
+            omitted.mediaNotes << QStringLiteral("messages[%1] %2 %3: %4; not sent")
+                                      .arg(message)
+                                      .arg(type,
+                                           block->mimeType.isEmpty() ? QStringLiteral("(no mimeType)")
+                                                                     : block->mimeType,
+                                           block->notSent);
+        else
+            ++omitted.moreMedia;
+    }
+    ++omitted.count;
+    addText(out,
+            QStringLiteral("[%1 not sent]").arg(elidedText(type.isEmpty() ? QStringLiteral("content") : type, 40)));
 }
 
 /// A value of the server's for a note: its JSON, printable, at most 40 characters.
@@ -302,8 +359,9 @@ void addPreferences(const json &params, json &request, QStringList &notes)
         request["priorities"] = std::move(priorities);
 }
 
-/// The request a model is asked when one writes the reply (McpPersonQuestion::question).
-json modelRequest(const json &messages, const json &params)
+/// The request a model is asked when one writes the reply (McpPersonQuestion::question);
+/// `media` gets where each image or audio part is in it.
+json modelRequest(const json &messages, const json &params, SamplingMedia &media)
 {
     if (messages.size() > McpPersonQuestion::MaxModelMessages)
         return {{"error",
@@ -312,7 +370,7 @@ json modelRequest(const json &messages, const json &params)
                      .arg(McpPersonQuestion::MaxModelMessages)
                      .toStdString()}};
     json neutral = json::array();
-    int omitted = 0;
+    Omissions omitted;
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < messages.size(); ++i) {
         const json &message = messages[i];
@@ -324,23 +382,34 @@ json modelRequest(const json &messages, const json &params)
                          .arg(i)
                          .arg(elidedText(role, 20))
                          .toStdString()}};
-        std::string text = modelText(message.value("content", json()), &omitted).toStdString();
-        bytes += text.size();
+        ModelContent content;
+        const auto blocks = message.find("content");
+        static const json none;
+        // By reference: the media are found by the blocks' addresses.
+        modelParts(blocks != message.end() ? *blocks : none, i, media, content, omitted);
+        bytes += content.textBytes;
         if (bytes > McpPersonQuestion::MaxModelRequestBytes)
             break;
+        json text = content.media   ? std::move(content.parts)
+            : content.parts.empty() ? json(std::string())
+                                    : std::move(content.parts[0]["text"]);
         neutral.push_back({{"role", role.toStdString()}, {"content", std::move(text)}});
     }
     const QString system = stringOf(params, "systemPrompt");
     bytes += std::size_t(system.toUtf8().size());
-    if (bytes > McpPersonQuestion::MaxModelRequestBytes)
+    if (bytes > McpPersonQuestion::MaxModelRequestBytes) {
+        media.clearModelParts(); // no request: the person's media keep their data
         return {{"error",
                  QStringLiteral("the request's text is more than the %1 bytes a model is given")
                      .arg(McpPersonQuestion::MaxModelRequestBytes)
                      .toStdString()}};
-    json request = {{"messages", std::move(neutral)}, {"omitted", omitted}};
+    }
+    json request = {{"messages", std::move(neutral)}, {"omitted", omitted.count}};
     if (!system.isEmpty())
         request["system"] = system.toStdString();
-    QStringList notes;
+    QStringList notes = omitted.mediaNotes;
+    if (omitted.moreMedia > 0)
+        notes << QStringLiteral("%1 more images or audio clips not sent").arg(omitted.moreMedia);
     addSampling(params, request, notes);
     addPreferences(params, request, notes);
     if (const auto context = params.find("includeContext"); context != params.end() && *context != "none") {
@@ -368,6 +437,8 @@ std::optional<json> sampling(json question, const json &params, QString *error)
         *error = QStringLiteral("sampling/createMessage needs \"messages\", a non-empty array");
         return std::nullopt;
     }
+    SamplingMedia media(*messages);
+    static const json none;
     // A transcript a person reads, bounded however many megabytes the server sent.
     QString transcript;
     std::size_t shown = 0;
@@ -379,7 +450,7 @@ std::optional<json> sampling(json question, const json &params, QString *error)
             transcript += u'\n';
         transcript += QStringLiteral("%1: %2").arg(
             elidedText(role.isEmpty() ? QStringLiteral("?") : role, 20),
-            contentText(message.is_object() ? message.value("content", json()) : json()));
+            contentText(message.is_object() && message.contains("content") ? message["content"] : none, media));
         ++shown;
     }
     transcript = clippedText(transcript, McpPersonQuestion::MaxMessageChars);
@@ -391,7 +462,11 @@ std::optional<json> sampling(json question, const json &params, QString *error)
         question["system_prompt"] = clippedText(system, 4000).toStdString();
     if (const auto tokens = params.find("maxTokens"); tokens != params.end() && tokens->is_number_integer())
         question["max_tokens"] = *tokens;
-    question["model_request"] = modelRequest(*messages, params);
+    question["model_request"] = modelRequest(*messages, params, media);
+    // The images and audio a person sees below the transcript: those in the model's
+    // request by where they are there (the journal keeps their data once).
+    if (json shown = media.shown(); !shown.empty())
+        question["media"] = std::move(shown);
     return question;
 }
 

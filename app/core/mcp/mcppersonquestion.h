@@ -60,7 +60,13 @@ constexpr std::size_t MaxHintBytes = 256;
 /// "assistant", "content": text}] (the neutral shape, llm/modelmessage.h), "system"
 /// when the server sent a systemPrompt, "omitted": the image, audio and other blocks
 /// the text stands in for ("[image not sent]")}, or {"error": why not} (a role other
-/// than user and assistant, more than MaxModelRequestBytes or MaxModelMessages). What
+/// than user and assistant, more than MaxModelRequestBytes or MaxModelMessages). An
+/// image or audio block a model can take (SamplingMedia) makes its user message's
+/// content an array of parts (text, image_url, input_audio); one it cannot take is a
+/// note in the text and in "notes" ("messages[0] image image/svg+xml: a model is given
+/// PNG, JPEG, GIF and WebP images only; not sent"). The question's "media" lists the
+/// images and audio a person is shown (SamplingMedia::shown()); the transcript names each
+/// ("[image 1: image/png]") or says why it is not shown. What
 /// else the server asked, each only when it sent it: "temperature" (a number; the
 /// provider's range is checked when a model is asked), "stop_sequences" (at most
 /// MaxStopSequences texts of 1 to MaxStopSequenceBytes bytes), "hints" (the names of
