@@ -107,18 +107,6 @@
         <translation>&lt;b&gt;%1&lt;/b&gt; ist geschlossen, wartet nicht mehr – Versuch %2 von %3&lt;br&gt;&lt;small&gt;Aufruf %4, Schritt #%5&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>Answered with a retryable error: %1</source>
-        <translation>Beantwortet mit einem wiederholbaren Fehler: %1</translation>
-    </message>
-    <message>
-        <source>Answered with an error: %1</source>
-        <translation>Beantwortet mit einem Fehler: %1</translation>
-    </message>
-    <message>
-        <source>Answered with %1</source>
-        <translation>Beantwortet mit %1</translation>
-    </message>
-    <message>
         <source>The tool failed: the script gets the message below</source>
         <translation>Das Tool ist fehlgeschlagen: Das Skript erhält die Meldung unten</translation>
     </message>
@@ -153,18 +141,6 @@
     <message>
         <source>The engine&apos;s message: timed out by hand in step mode</source>
         <translation>Die Meldung der Engine: im Schrittmodus von Hand abgelaufen</translation>
-    </message>
-    <message>
-        <source>Failed without running (timeout): timed out by hand</source>
-        <translation>Gescheitert ohne Ausführung (timeout): von Hand abgelaufen</translation>
-    </message>
-    <message>
-        <source>Failed without running (tool_failed): %1</source>
-        <translation>Gescheitert ohne Ausführung (tool_failed): %1</translation>
-    </message>
-    <message>
-        <source>Answered instead with %1 (the handler did not run)</source>
-        <translation>Stattdessen beantwortet mit %1 (der Handler lief nicht)</translation>
     </message>
     <message>
         <source>Retryable</source>
@@ -301,6 +277,33 @@ Seine Nachricht:
     <message>
         <source>Write the reply (required)</source>
         <translation>Antwort schreiben (erforderlich)</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerRoute</name>
+    <message>
+        <source>Failed without running (timeout): timed out by hand</source>
+        <translation>Gescheitert ohne Ausführung (timeout): von Hand abgelaufen</translation>
+    </message>
+    <message>
+        <source>Failed without running (tool_failed): %1</source>
+        <translation>Gescheitert ohne Ausführung (tool_failed): %1</translation>
+    </message>
+    <message>
+        <source>Answered with a retryable error: %1</source>
+        <translation>Beantwortet mit einem wiederholbaren Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Answered with an error: %1</source>
+        <translation>Beantwortet mit einem Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Answered instead with %1 (the handler did not run)</source>
+        <translation>Stattdessen beantwortet mit %1 (der Handler lief nicht)</translation>
+    </message>
+    <message>
+        <source>Answered with %1</source>
+        <translation>Beantwortet mit %1</translation>
     </message>
 </context>
 <context>
@@ -856,10 +859,6 @@ Seine Nachricht:
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <source>%1, %2 (not played here; Copy as JSON has the data)</source>
-        <translation>%1, %2 (hier nicht abgespielt; „Als JSON kopieren“ enthält die Daten)</translation>
-    </message>
-    <message>
         <source>link to %1</source>
         <translation>Verweis auf %1</translation>
     </message>
@@ -886,6 +885,18 @@ Seine Nachricht:
     <message>
         <source>a blob that is not base64 (%1 characters): not shown</source>
         <translation>ein Blob, der kein Base64 ist (%1 Zeichen): nicht angezeigt</translation>
+    </message>
+    <message>
+        <source>%1: not shown: no data at hand</source>
+        <translation>%1: nicht angezeigt: keine Daten zur Hand</translation>
+    </message>
+    <message>
+        <source>the images above declare %1 million pixels; at most %2 million are decoded in one view</source>
+        <translation>die Bilder oben geben %1 Millionen Pixel an; höchstens %2 Millionen werden in einer Ansicht dekodiert</translation>
+    </message>
+    <message>
+        <source>not played here; Copy as JSON has the data</source>
+        <translation>hier nicht abgespielt; „Als JSON kopieren“ enthält die Daten</translation>
     </message>
 </context>
 <context>
@@ -4507,6 +4518,13 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>SamplingMediaView</name>
+    <message>
+        <source>not played here</source>
+        <translation>hier nicht abgespielt</translation>
+    </message>
+</context>
+<context>
     <name>SamplingModelCall</name>
     <message>
         <source>model &apos;%1&apos; is answered by a person (provider manual); choose another</source>
@@ -4552,6 +4570,13 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>maxTokens %1 asked; at most %2 sent, as model &apos;%3&apos; sets no max_tokens of its own in its params (set one to allow more)</source>
         <translation>maxTokens %1 erbeten; höchstens %2 gesendet, da Modell „%3“ in seinen params kein eigenes max_tokens setzt (setzen Sie eines, um mehr zuzulassen)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n audio clip(s) not sent: anthropic takes no audio (model &apos;%1&apos;)</source>
+        <translation>
+            <numerusform>%n Audioclip nicht gesendet: anthropic nimmt kein Audio an (Modell „%1“)</numerusform>
+            <numerusform>%n Audioclips nicht gesendet: anthropic nimmt kein Audio an (Modell „%1“)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>SamplingModelPanel</name>
@@ -4574,13 +4599,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Stop asking the model; nothing is filled in or sent</source>
         <translation>Das Modell nicht weiter fragen; nichts wird eingetragen oder gesendet</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n block(s) of the messages (images, audio, …) are not sent to a model: models are asked with text only, each such block replaced by a note.</source>
-        <translation>
-            <numerusform>%n Block der Nachrichten (Bilder, Audio, …) wird keinem Modell gesendet: Modelle werden nur mit Text gefragt, jeder solche Block durch einen Hinweis ersetzt.</numerusform>
-            <numerusform>%n Blöcke der Nachrichten (Bilder, Audio, …) werden keinem Modell gesendet: Modelle werden nur mit Text gefragt, jeder solche Block durch einen Hinweis ersetzt.</numerusform>
-        </translation>
     </message>
     <message>
         <source>The server&apos;s messages are not at hand for a model here; write the reply.</source>
@@ -4649,6 +4667,13 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>The reply names the model %1: the server gets that id.</source>
         <translation>Die Antwort nennt das Modell %1: der Server erhält diese Kennung.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block(s) of the messages (a tool&apos;s use or result, an image or audio a model cannot take) are not sent to a model, each replaced by a note in the text.</source>
+        <translation>
+            <numerusform>%n Block der Nachrichten (Aufruf oder Ergebnis eines Werkzeugs, ein Bild oder Audio, das ein Modell nicht annimmt) wird keinem Modell gesendet, sondern im Text durch einen Hinweis ersetzt.</numerusform>
+            <numerusform>%n Blöcke der Nachrichten (Aufruf oder Ergebnis eines Werkzeugs, ein Bild oder Audio, das ein Modell nicht annimmt) werden keinem Modell gesendet, sondern im Text je durch einen Hinweis ersetzt.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
