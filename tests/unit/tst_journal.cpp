@@ -5,6 +5,7 @@
 #include "journal/journaltail.h"
 #include "journaledattempt.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -13,9 +14,12 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QtEndian>
 
+#include <atomic>
 #include <memory>
+#include <thread>
 
 #include <csignal>
 #include <sys/wait.h>
@@ -1053,6 +1057,45 @@ private Q_SLOTS:
         QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM journal_tails")).toInt(), 0);
     }
 
+    void groupCommitTimerDoesNotWaitForAnotherWriter()
+    {
+        // The group commit's timer runs on the run's thread beside the attempts' timers:
+        // while another writer holds the file it gives up at once and tries again
+        // (attack41 F3: its 5 s wait made an attempt that had finished time out).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.setGroupCommit(10);
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("locker"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        {
+            QSqlQuery lock(db);
+            QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+            Step a = foldedStep(1);
+            QVERIFY(journal.commit({&a}, {}));
+            // Ten turns of 100 ms, each with the timer's tries in it; one 5 s wait would
+            // make a turn last that long.
+            QElapsedTimer clock;
+            clock.start();
+            qint64 longest = 0;
+            for (int turn = 0; turn < 10; ++turn) {
+                const qint64 before = clock.elapsed();
+                QTest::qWait(100);
+                longest = std::max(longest, clock.elapsed() - before);
+            }
+            QVERIFY2(longest < 2000, qPrintable(QStringLiteral("a turn took %1 ms").arg(longest)));
+            QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM steps")).toInt(), 0);
+            QVERIFY(lock.exec(QStringLiteral("COMMIT")));
+        }
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("locker"));
+        // Tried again by itself once the file is free.
+        QTRY_COMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM steps")).toInt(), 1);
+    }
+
     void groupCommitDropsOnlyARefusedRecord()
     {
         QTemporaryDir dir;
@@ -1177,9 +1220,11 @@ private Q_SLOTS:
         QTest::addColumn<int>("cut");      // bytes cut off the tail's end after the crash
         QTest::addColumn<int>("expected"); // steps found on reopening
         QTest::addColumn<bool>("reapply"); // crash between the group commit and the rewind
-        QTest::newRow("whole tail") << 0 << 10 << false;
-        QTest::newRow("torn last record") << 7 << 9 << false;
-        QTest::newRow("applied, not yet rewound") << 0 << 10 << true;
+        QTest::addColumn<bool>("locked");  // another writer holds the file at the first reopen
+        QTest::newRow("whole tail") << 0 << 10 << false << false;
+        QTest::newRow("torn last record") << 7 << 9 << false << false;
+        QTest::newRow("applied, not yet rewound") << 0 << 10 << true << false;
+        QTest::newRow("file locked at the first reopen") << 0 << 10 << false << true;
     }
 
     void crashedWriterIsRecovered()
@@ -1187,6 +1232,7 @@ private Q_SLOTS:
         QFETCH(int, cut);
         QFETCH(int, expected);
         QFETCH(bool, reapply);
+        QFETCH(bool, locked);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
         constexpr int Steps = 10;
@@ -1247,6 +1293,39 @@ private Q_SLOTS:
                                  QRegularExpression(QStringLiteral("applied 9 commit\\(s\\) left in .* by process "
                                                                    "%1; ignored the rest: record 20 at byte \\d+: torn")
                                                         .arg(child)));
+        }
+
+        if (locked) {
+            // Another writer holds the file while the tail is recovered (its 5 s wait
+            // runs out) and lets go just after: the tail is left for the next open, and
+            // its run is not suspended either — resumed from a file without its last
+            // commits, it would call again what its script was answered (attack41 F4).
+            std::atomic<bool> holding = false;
+            std::thread holder([&] {
+                {
+                    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("holder"));
+                    db.setDatabaseName(path);
+                    if (db.open()) {
+                        QSqlQuery lock(db);
+                        holding = lock.exec(QStringLiteral("BEGIN IMMEDIATE"));
+                        QThread::msleep(5600);
+                        lock.exec(QStringLiteral("COMMIT"));
+                    }
+                }
+                QSqlDatabase::removeDatabase(QStringLiteral("holder"));
+            });
+            QTRY_VERIFY(holding);
+            QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("cannot apply .* now")));
+            {
+                Journal early;
+                QString error;
+                const bool opened = early.open(path, &error);
+                holder.join();
+                QVERIFY2(opened, qPrintable(error));
+                QVERIFY(early.suspendedOnOpen().isEmpty());
+            }
+            QCOMPARE(rawValue(path, QStringLiteral("SELECT status FROM runs")).toString(), QStringLiteral("running"));
+            QCOMPARE(JournalTail::filesOf(path).size(), 1);
         }
 
         Journal journal;

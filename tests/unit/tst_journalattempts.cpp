@@ -87,7 +87,9 @@ class TestJournalAttempts : public QObject
 private Q_SLOTS:
     void retriedStepWritesOnlyNewAttempts()
     {
-        // The tail holds each commit's record as written: what a write costs.
+        // The tail holds each commit's record as written: what a write costs. The group
+        // commit puts each into the file before the next (as its 10 ms timer does
+        // between a retried step's writes).
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
         Journal journal;
@@ -96,6 +98,7 @@ private Q_SLOTS:
         constexpr qsizetype Output = 100000;
         Step step = retriedStep(1, Output);
         QVERIFY(journal.commit({&step}, {}));
+        QVERIFY(journal.flush());
         for (int attempts = 2; attempts <= 20; ++attempts) {
             step = retriedStep(attempts, Output);
             const qint64 before = tailBytes(journal);
@@ -103,25 +106,35 @@ private Q_SLOTS:
             // The attempt that ended (its output) and the new one; not the 18 before them.
             const qint64 grew = tailBytes(journal) - before;
             QVERIFY2(grew > Output && grew < Output + 2000, qPrintable(QString::number(grew)));
+            QVERIFY(journal.flush());
         }
         // The same step written again unchanged writes its step row only.
         qint64 before = tailBytes(journal);
         QVERIFY(journal.commit({&step}, {}));
         QVERIFY2(tailBytes(journal) - before < 1000, qPrintable(QString::number(tailBytes(journal) - before)));
+        QVERIFY(journal.flush());
 
         // A late Protocol record fills an ended attempt: that row is written again, whole.
         step.attempts[4].protocol = {{"startedAt", T0}, {"messages", {{{"direction", "sent"}, {"offsetMs", 0}}}}};
         before = tailBytes(journal);
         QVERIFY(journal.commit({&step}, {}));
-        const qint64 grew = tailBytes(journal) - before;
+        qint64 grew = tailBytes(journal) - before;
         QVERIFY2(grew > Output && grew < Output + 2000, qPrintable(QString::number(grew)));
+
+        // Written again before that record is in the file: whole (it might yet be
+        // dropped, and this one must not build on it).
+        step.attempts[19].output = "late";
+        before = tailBytes(journal);
+        QVERIFY(journal.commit({&step}, {}));
+        grew = tailBytes(journal) - before;
+        QVERIFY2(grew > 19 * Output && grew < 19 * Output + 4000, qPrintable(QString::number(grew)));
 
         QVERIFY(journal.flush());
         const qsizetype protocolBytes = qsizetype(step.attempts[4].protocol.dump().size());
         QString expected;
         for (int number = 1; number <= 19; ++number)
             expected += QStringLiteral("%1:%2:%3:ended ").arg(number).arg(Output).arg(number == 5 ? protocolBytes : 0);
-        expected += QStringLiteral("20:0:0:open");
+        expected += QStringLiteral("20:4:0:open");
         QCOMPARE(attemptRows(path), expected);
         const std::vector<Step> steps = journal.steps(QStringLiteral("run-1"));
         QCOMPARE(steps.size(), std::size_t(1));
@@ -229,6 +242,63 @@ private Q_SLOTS:
         QCOMPARE(attemptRows(path), QStringLiteral("1:0:0:open"));
         step = retriedStep(3, 10);
         QVERIFY(journal.commit({&step}, {}));
+        QVERIFY2(journal.flush(), qPrintable(journal.lastError()));
+        QCOMPARE(attemptRows(path), QStringLiteral("1:10:0:ended 2:10:0:ended 3:0:0:open"));
+    }
+
+    void droppedRecordDoesNotLeaveStaleRowsBehindLaterRecords()
+    {
+        // attack41 F1: a record SQLite refuses is dropped whole; a record of the same
+        // step planned after it (before the group commit) must not build on its rows.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.setGroupCommit(600000, 100000);
+        Step step = retriedStep(1, 10); // attempt 1 open
+        QVERIFY(journal.commit({&step}, {}));
+        QVERIFY(journal.flush());
+        step = retriedStep(2, 10); // attempt 1 ended, 2 open
+        Step bad = retriedStep(2, 10);
+        bad.sequence = 2;
+        bad.attempts[1].number = 1; // refused by the attempts table: the record is dropped
+        QVERIFY(journal.commit({&step, &bad}, {}));
+        step = retriedStep(3, 10); // attempt 2 ended, 3 open: planned before the drop
+        QVERIFY(journal.commit({&step}, {}));
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("SQLite refused was dropped")));
+        QVERIFY(!journal.flush());
+        QCOMPARE(attemptRows(path), QStringLiteral("1:10:0:ended 2:10:0:ended 3:0:0:open"));
+    }
+
+    void busyWriterDoesNotMakeAcknowledgedWritesConflict()
+    {
+        // attack41 F2: another process holds the write lock past the busy timeout. What
+        // the journal wrote stays known (the records wait in the tail), so the writes
+        // made meanwhile do not insert rows the pending ones insert too (a UNIQUE
+        // conflict dropped an acknowledged step write when the lock went).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.setGroupCommit(600000, 100000);
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("locker"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery lock(db);
+            QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+            Step step = retriedStep(1, 10); // attempt 1 open (the write-ahead)
+            QVERIFY(journal.commit({&step}, {}));
+            QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("deferred")));
+            QVERIFY(!journal.flush()); // while the lock is held
+            step = retriedStep(2, 10); // attempt 1 ended, 2 open
+            QVERIFY(journal.commit({&step}, {}));
+            step = retriedStep(3, 10); // attempt 2 ended, 3 open
+            QVERIFY(journal.commit({&step}, {}));
+            QVERIFY(lock.exec(QStringLiteral("COMMIT")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("locker"));
         QVERIFY2(journal.flush(), qPrintable(journal.lastError()));
         QCOMPARE(attemptRows(path), QStringLiteral("1:10:0:ended 2:10:0:ended 3:0:0:open"));
     }

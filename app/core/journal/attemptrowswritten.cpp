@@ -8,7 +8,10 @@ AttemptRowsWritten::Plan AttemptRowsWritten::plan(const Step &step, bool fold, b
     auto written = m_written.find(step.sequence);
     const bool known = written != m_written.end();
     const qsizetype before = known ? written->size() : 0;
-    plan.deleteAll = known ? before > 0 && (fold || before > qsizetype(step.attempts.size())) : olderRows;
+    const bool unsettled = m_unsettled.contains(step.sequence);
+    plan.deleteAll = known ? before > 0 && (fold || unsettled || before > qsizetype(step.attempts.size())) : olderRows;
+    if (!unsettled)
+        m_unsettled.insert(step.sequence);
     if (fold) {
         if (known)
             m_written.erase(written);

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 #include <vector>
 
@@ -34,8 +35,13 @@ public:
     /// `olderRows`: the run had attempt rows when this Journal first saw it (a resumed
     /// run): a step's first write replaces them all. All rows are also replaced when
     /// the step's attempt folds into its row (`fold`: none written) or it has fewer
-    /// attempts than were written. Records the plan as written.
+    /// attempts than were written — and while the step's previous write is not known to
+    /// be in the file (unsettled: it waits in the group commit's tail, and a record
+    /// SQLite refuses is dropped whole, so a write must not build on it; attack41).
+    /// Records the plan as written.
     Plan plan(const Step &step, bool fold, bool olderRows);
+    /// Every write planned so far is in the file (a commit or group commit went through).
+    void settled() { m_unsettled.clear(); }
 
 private:
     struct Mark
@@ -51,4 +57,5 @@ private:
         bool operator==(const Mark &) const = default;
     };
     QHash<int, QList<Mark>> m_written; ///< by sequence
+    QSet<int> m_unsettled;             ///< steps whose last write is not known to be in the file
 };

@@ -103,10 +103,7 @@ SqliteStatement *Journal::nativeStatement(const char *sql)
         m_statements = std::make_unique<Statements>();
     auto &statement = m_statements->native[sql];
     if (!statement) {
-        const QVariant handle = QSqlDatabase::database(m_connectionName, false).driver()->handle();
-        sqlite3 *db = handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0
-            ? *static_cast<sqlite3 *const *>(handle.constData())
-            : nullptr;
+        sqlite3 *db = nativeHandle();
         if (!db) {
             m_lastError = QStringLiteral("the journal's SQLite connection has no handle");
             m_statements->native.erase(sql);
@@ -115,6 +112,14 @@ SqliteStatement *Journal::nativeStatement(const char *sql)
         statement = std::make_unique<SqliteStatement>(db, sql);
     }
     return statement.get();
+}
+
+sqlite3 *Journal::nativeHandle() const
+{
+    const QVariant handle = QSqlDatabase::database(m_connectionName, false).driver()->handle();
+    return handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0
+        ? *static_cast<sqlite3 *const *>(handle.constData())
+        : nullptr;
 }
 
 QSqlQuery *Journal::statement(const char *sql)
@@ -173,7 +178,7 @@ QString Journal::openDatabase(const QString &path)
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
         db.setDatabaseName(m_path);
         // Another Journal (the UI, a second window) may hold the write lock briefly.
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(BusyTimeoutMs));
         if (!db.open())
             return QStringLiteral("%1: cannot open: %2").arg(m_path, db.lastError().text());
 
@@ -183,8 +188,7 @@ QString Journal::openDatabase(const QString &path)
             return QStringLiteral("%1: %2").arg(m_path, failed);
     }
     // Commits a dead writer left in its tail first: its runs are then suspended below.
-    recoverTails();
-    suspendOrphanedRuns();
+    suspendOrphanedRuns(recoverTails());
     return QString();
 }
 
@@ -338,7 +342,9 @@ Journal::RunRows *Journal::runRows(const QString &runId, QString *error)
             *error = QStringLiteral("rows of run %1: ").arg(runId) + (query ? *error : m_lastError);
             return nullptr;
         }
-        it = m_runRows.insert(runId, RunRows{query->column(0) != 0, query->column(1) != 0, {}});
+        // Records still pending (another writer holds the file) may have attempt rows the
+        // file has not: the run's steps are replaced whole on their first write.
+        it = m_runRows.insert(runId, RunRows{query->column(0) != 0 || !m_pending.isEmpty(), query->column(1) != 0, {}});
     }
     return &it.value();
 }
@@ -522,7 +528,7 @@ bool Journal::ownerAlive(qint64 pid, qint64 startTicks)
     return ticks >= 0 && ticks == startTicks;
 }
 
-void Journal::suspendOrphanedRuns()
+void Journal::suspendOrphanedRuns(const QSet<QPair<qint64, qint64>> &leftTails)
 {
     QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     QStringList orphans;
@@ -533,7 +539,9 @@ void Journal::suspendOrphanedRuns()
                 QStringLiteral("SELECT id, owner_pid, owner_start FROM runs WHERE status IN ('running', 'waiting')")))
             return;
         while (query.next()) {
-            if (!ownerAlive(query.value(1).toLongLong(), query.value(2).toLongLong()))
+            const qint64 pid = query.value(1).toLongLong();
+            const qint64 ticks = query.value(2).toLongLong();
+            if (!ownerAlive(pid, ticks) && !leftTails.contains({pid, ticks}))
                 orphans << query.value(0).toString();
         }
     }

@@ -6,6 +6,7 @@
 #include "project/step.h"
 
 #include <QHash>
+#include <QPair>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -21,6 +22,7 @@ class QTimer;
 class SqliteStatement;
 class TailRecord;
 class WalCheckpointer;
+struct sqlite3;
 
 /// The durable record of runs, steps, attempts, output chunks and policy events
 /// (DESIGN.md glossary "journal"): SQLite in WAL mode through Qt SQL, schema versioned
@@ -147,6 +149,13 @@ public:
     QString lastError() const;
 
 private:
+    /// How long a write waits for another writer that holds the file (ms).
+    static constexpr int BusyTimeoutMs = 5000;
+    /// How long the group commit's timer waits for one, on the run's thread, where the
+    /// steps' attempt timers run too; left pending (in the tail) it tries again.
+    static constexpr int TimerBusyTimeoutMs = 20;
+    /// A group commit deferred by another writer is tried again after this long (ms).
+    static constexpr int DeferredFlushMs = 100;
     struct Statements;
     QString openDatabase(const QString &path);
     void closeDatabase();
@@ -154,6 +163,8 @@ private:
     QSqlQuery *statement(const char *sql);
     /// The same on SQLite's C API (the step-commit path; see SqliteStatement).
     SqliteStatement *nativeStatement(const char *sql);
+    /// The connection's SQLite handle; nullptr when it has none.
+    sqlite3 *nativeHandle() const;
 
     QString m_connectionName;
     QString m_path;
@@ -209,12 +220,19 @@ private:
     void settle() const;
     /// The last flush on close; deletes the tail file when it is empty.
     void closeTail();
-    /// Applies and deletes the tail files of dead writers (open()).
-    void recoverTails();
+    /// Applies and deletes the tail files of dead writers (open()); returns the pid and
+    /// start ticks of those left (another writer held the file).
+    QSet<QPair<qint64, qint64>> recoverTails();
     /// After each successful commit of `rows` steps and events: starts a WAL checkpoint
     /// every CheckpointEveryCommits.
     void committed(int rows);
-    void suspendOrphanedRuns();
+    /// Runs whose owner is gone are marked suspended — except those of a dead writer
+    /// whose tail could not be applied (`leftTails`: its pid and start ticks): resumed
+    /// from a file without its last commits, a run would call again what its script was
+    /// answered (attack41 F4); the next open tries again.
+    void suspendOrphanedRuns(const QSet<QPair<qint64, qint64>> &leftTails);
+    /// What every run's AttemptRowsWritten planned is in the file now.
+    void rowsSettled();
 
     QStringList m_suspendedOnOpen;
     QSet<QString> m_knownRuns;         ///< runs known to have a row (skips the placeholder insert)
@@ -229,6 +247,7 @@ private:
     std::unique_ptr<TailRecord> m_record;      ///< reused by commit()
     std::unique_ptr<QTimer> m_flushTimer;      ///< on the journal's thread
     QByteArray m_pending;                      ///< sealed records in the tail, not yet in SQLite
+    bool m_quietDeferral = false;              ///< the timer's group commit: a deferral is not warned
     int m_pendingRows = 0;                     ///< steps and events in m_pending
     quint64 m_tailSerial = 0;                  ///< serial of the last record appended
     QHash<QString, RunStatus> m_liveStatus;    ///< live runs' status as this object last wrote it

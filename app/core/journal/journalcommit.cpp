@@ -56,6 +56,13 @@ constexpr char InsertOutputSql[]
 /// commit is not needed, and on ext4 a truncation to 0 starts a write-back of the file.
 constexpr qint64 RewindBytes = 1 << 20;
 
+/// True for a result code that means another connection holds the file: the rows wait.
+/// Qt's driver turns SQLite's extended result codes on (SQLITE_BUSY_SNAPSHOT is 517).
+bool othersHoldTheFile(int code)
+{
+    return (code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED;
+}
+
 /// Tails of this process's Journal objects are told apart by this number.
 std::atomic<int> tailCounter{0};
 
@@ -313,8 +320,12 @@ bool Journal::writeRecords(QByteArrayView records, const QString &tailName, quin
     if (!ok) {
         QString ignored;
         rollback->run(&ignored);
-        m_knownRuns.clear(); // the rolled-back run rows may be missing
-        m_runRows.clear();   // nor the attempt or tool rows; looked up again when needed
+        // Records that wait for a writer that holds the file are applied later as they
+        // are: what this Journal knows of their rows stays true.
+        if (!code || !othersHoldTheFile(*code)) {
+            m_knownRuns.clear(); // the rolled-back run rows may be missing
+            m_runRows.clear();   // nor the attempt or tool rows; looked up again when needed
+        }
         return false;
     }
     if (last)
@@ -467,8 +478,15 @@ bool Journal::commitRecord(int rows, bool urgent, const QSet<QString> &knownBefo
         m_lastError = error;
         return false;
     }
+    rowsSettled();
     committed(rows);
     return true;
+}
+
+void Journal::rowsSettled()
+{
+    for (RunRows &rows : m_runRows)
+        rows.written.settled();
 }
 
 bool Journal::flush()
@@ -482,6 +500,7 @@ bool Journal::flush()
     int code = SQLITE_OK;
     quint64 last = 0;
     if (writeRecords(m_pending, tailName, 0, &last, &error, &code, true)) {
+        rowsSettled();
         liveStatusesWritten();
         committed(m_pendingRows);
         m_pending.clear();
@@ -491,9 +510,10 @@ bool Journal::flush()
         return true;
     }
     m_lastError = error;
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+    if (othersHoldTheFile(code)) {
         // Another writer holds the file: everything stays pending (and in the tail).
-        qWarning("journal: group commit of %d row(s) deferred: %s", m_pendingRows, qUtf8Printable(error));
+        if (!m_quietDeferral)
+            qWarning("journal: group commit of %d row(s) deferred: %s", m_pendingRows, qUtf8Printable(error));
         return false;
     }
     // A record SQLite refuses must not hold back the others: each in a transaction of
@@ -504,6 +524,7 @@ bool Journal::flush()
     m_pendingRows = m_pending.isEmpty() ? 0 : 1;
     if (!m_pending.isEmpty())
         return false;
+    rowsSettled(); // all in the file, or dropped (and then forgotten: m_runRows cleared)
     // The live statuses did not go with a record: a transaction of their own, or dropped
     // (a run's running/waiting is not a step: nothing waits for it to be durable).
     if (!m_pendingStatus.isEmpty()) {
@@ -537,7 +558,7 @@ QByteArray Journal::writeEach(QByteArrayView records, const QString &tailName, q
             int code = SQLITE_OK;
             if (writeRecords(whole, tailName, serial - 1, nullptr, &failure, &code))
                 return true;
-            if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+            if (othersHoldTheFile(code)) {
                 kept += whole; // this one and the rest: later
                 return true;
             }

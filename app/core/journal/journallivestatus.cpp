@@ -68,7 +68,21 @@ void Journal::scheduleFlush()
     if (!m_flushTimer) {
         m_flushTimer = std::make_unique<QTimer>();
         m_flushTimer->setSingleShot(true);
-        QObject::connect(m_flushTimer.get(), &QTimer::timeout, [this] { flush(); });
+        QObject::connect(m_flushTimer.get(), &QTimer::timeout, [this] {
+            // Not waiting seconds for another writer here (attack41: an attempt that had
+            // finished timed out meanwhile and was run again): left pending, in the
+            // tail, the rows are tried again shortly.
+            sqlite3 *db = nativeHandle();
+            if (db)
+                sqlite3_busy_timeout(db, TimerBusyTimeoutMs);
+            m_quietDeferral = true;
+            flush();
+            m_quietDeferral = false;
+            if (db)
+                sqlite3_busy_timeout(db, BusyTimeoutMs);
+            if (!m_pending.isEmpty() && !m_flushTimer->isActive())
+                m_flushTimer->start(std::max(m_groupCommitMs, DeferredFlushMs));
+        });
     }
     if (!m_flushTimer->isActive())
         m_flushTimer->start(m_groupCommitMs);

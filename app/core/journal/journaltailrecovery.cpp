@@ -15,8 +15,9 @@ using JournalSql::ForgetTailSql;
 using JournalSql::MarkTailSql;
 using JournalSql::TailMarkSql;
 
-void Journal::recoverTails()
+QSet<QPair<qint64, qint64>> Journal::recoverTails()
 {
+    QSet<QPair<qint64, qint64>> left;
     for (const QString &path : JournalTail::filesOf(m_path)) {
         qint64 pid = 0;
         qint64 ticks = 0;
@@ -33,6 +34,7 @@ void Journal::recoverTails()
         // Under the write lock, so two processes opening at once apply it once.
         if (!begin || !end || !rollback || !markOf || !begin->run(&error)) {
             qWarning("journal: cannot apply %s now: %s", qUtf8Printable(path), qUtf8Printable(error));
+            left.insert({pid, ticks});
             continue;
         }
         bool row = false;
@@ -71,6 +73,7 @@ void Journal::recoverTails()
             if (!writeEach(bytes, name, after, true, &allOk).isEmpty()) {
                 qWarning("journal: the commits in %s (left by process %lld) could not be applied: %s; the file is kept",
                          qUtf8Printable(path), pid, qUtf8Printable(error));
+                left.insert({pid, ticks});
                 continue;
             }
         } else if (applied > 0 || !note.isEmpty()) {
@@ -82,4 +85,5 @@ void Journal::recoverTails()
         if (forget)
             forget->add(name).run(&error);
     }
+    return left;
 }
