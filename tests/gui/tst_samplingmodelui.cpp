@@ -322,6 +322,13 @@ private Q_SLOTS:
         QCOMPARE(child<QLabel>("askModelStatus")->text(), QString()); // all of it is sent
         child<QPushButton>("askModel")->click();
         QTRY_COMPARE(m_pane->resultForm()->value().dump(), std::string(R"({"text":"A square and a circle."})"));
+        // What the model's answer says is read whole: the status is as tall as its lines.
+        auto *status = child<QLabel>("askModelStatus");
+        QVERIFY(status->text().startsWith(QStringLiteral("Model 'scripted' wrote the reply")));
+        QTRY_VERIFY2(
+            status->height() >= status->heightForWidth(status->width()),
+            qPrintable(
+                QStringLiteral("%1 px of %2").arg(status->height()).arg(status->heightForWidth(status->width()))));
         // For a person to look at: screenshots/sampling-image-question.png under the build dir.
         const QString shots = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
         QVERIFY(QDir().mkpath(shots));
