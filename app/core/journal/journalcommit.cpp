@@ -17,39 +17,10 @@
 
 #include <atomic>
 
-using JournalSql::ClearToolsSql;
-using JournalSql::EnsureRunSql;
 using JournalSql::ForgetTailSql;
 using JournalSql::MarkTailSql;
-using JournalSql::UnmarkToolsSql;
 
 namespace {
-
-/// The last two values (schema 8) are absent from a tail written by an older studio:
-/// unbound, they read as NULL, and COALESCE makes them 0.
-constexpr char UpsertStepSql[]
-    = "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
-      " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
-      " attempt_ended_at, recorded_started_at, recorded_ended_at)"
-      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, 0), COALESCE(?, 0))"
-      " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
-      " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
-      " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
-      " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
-      " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
-      " original_args = excluded.original_args, divergence = excluded.divergence,"
-      " attempt_ended_at = excluded.attempt_ended_at, recorded_started_at = excluded.recorded_started_at,"
-      " recorded_ended_at = excluded.recorded_ended_at";
-constexpr char DeleteAttemptsSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
-constexpr char DeleteAttemptSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ? AND number = ?";
-constexpr char InsertAttemptSql[]
-    = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output, protocol)"
-      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-constexpr char InsertEventSql[]
-    = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
-constexpr char InsertOutputSql[]
-    = "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
-      " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
 
 /// A tail is emptied once a group commit finds it this long (bytes). Records already in
 /// SQLite are skipped on recovery (journal_tails), so emptying it after every group
@@ -65,31 +36,6 @@ bool othersHoldTheFile(int code)
 
 /// Tails of this process's Journal objects are told apart by this number.
 std::atomic<int> tailCounter{0};
-
-const char *sqlOf(TailStatement statement)
-{
-    switch (statement) {
-    case TailStatement::EnsureRun:
-        return EnsureRunSql;
-    case TailStatement::UpsertStep:
-        return UpsertStepSql;
-    case TailStatement::DeleteAttempts:
-        return DeleteAttemptsSql;
-    case TailStatement::InsertAttempt:
-        return InsertAttemptSql;
-    case TailStatement::InsertEvent:
-        return InsertEventSql;
-    case TailStatement::UnmarkTools:
-        return UnmarkToolsSql;
-    case TailStatement::ClearTools:
-        return ClearToolsSql;
-    case TailStatement::InsertOutput:
-        return InsertOutputSql;
-    case TailStatement::DeleteAttempt:
-        return DeleteAttemptSql;
-    }
-    return nullptr;
-}
 
 /// Compact JSON as UTF-8 (invalid UTF-8 in strings replaced), as the journal stores it.
 std::string jsonUtf8(const nlohmann::json &value)
@@ -112,11 +58,6 @@ void addError(TailRecord &record, const std::optional<StepError> &error)
         record.add(jsonUtf8(error->toJson()));
     else
         record.addNull();
-}
-
-QString textOf(const TailValue &value)
-{
-    return value.type == TailValue::Text ? QString::fromUtf8(value.data, value.size) : QString();
 }
 
 /// True when a step of the commit must be visible to other connections at once: a
@@ -203,80 +144,6 @@ void Journal::writeEvent(const PolicyEvent &event, TailRecord &record)
         .add(event.at)
         .add(policyEventKindName(event.kind))
         .add(jsonUtf8(event.detail));
-}
-
-bool Journal::runOps(QByteArrayView ops, QString *error, int *code)
-{
-    QString context;
-    bool ok = JournalTail::readOps(ops, [&](TailStatement op, const std::vector<TailValue> &values) {
-        const char *sql = sqlOf(op);
-        SqliteStatement *statement = sql ? nativeStatement(sql) : nullptr;
-        const QString runId = values.empty() ? QString() : textOf(values[0]);
-        QString what;
-        switch (op) {
-        case TailStatement::UpsertStep:
-            context = values.size() > 3
-                ? QStringLiteral("recording step %1 (%2)").arg(values[1].integer).arg(textOf(values[3]))
-                : QString();
-            what = QStringLiteral("step row");
-            break;
-        case TailStatement::InsertAttempt:
-            what = QStringLiteral("attempt %1").arg(values.size() > 2 ? values[2].integer : 0);
-            break;
-        case TailStatement::DeleteAttempts:
-            what = QStringLiteral("old attempts");
-            break;
-        case TailStatement::DeleteAttempt:
-            what = QStringLiteral("attempt %1's old row").arg(values.size() > 2 ? values[2].integer : 0);
-            break;
-        case TailStatement::InsertEvent:
-            context = QStringLiteral("recording event %1").arg(values.size() > 3 ? textOf(values[3]) : QString());
-            break;
-        case TailStatement::EnsureRun:
-            context = QStringLiteral("recording run %1").arg(runId);
-            what = QStringLiteral("run row");
-            break;
-        case TailStatement::UnmarkTools:
-        case TailStatement::ClearTools:
-            what = QStringLiteral("tool index");
-            break;
-        case TailStatement::InsertOutput:
-            context = QStringLiteral("recording output of run %1").arg(runId);
-            break;
-        }
-        QString failure;
-        if (!statement) {
-            failure = sql ? m_lastError
-                          : QStringLiteral("unknown statement %1 (written by a newer Tool Studio?)").arg(int(op));
-        } else {
-            for (const TailValue &value : values)
-                statement->add(value);
-            if (statement->run(&failure))
-                return true;
-            if (code)
-                *code = statement->lastCode();
-        }
-        *error = QStringLiteral("%1: %2").arg(context.isEmpty() ? QStringLiteral("recording") : context,
-                                              what.isEmpty() ? failure : what + QStringLiteral(": ") + failure);
-        return false;
-    });
-    if (!ok && error->isEmpty())
-        *error = QStringLiteral("a malformed tail record");
-    return ok;
-}
-
-bool Journal::runRecord(const TailRecord &record, QString *error, int *code)
-{
-    bool ok = true;
-    QString note;
-    JournalTail::readRecords(
-        record.bytes(),
-        [&](quint64, QByteArrayView ops) {
-            ok = runOps(ops, error, code);
-            return ok;
-        },
-        &note, false);
-    return ok;
 }
 
 bool Journal::writeRecords(QByteArrayView records, const QString &tailName, quint64 after, quint64 *last,
