@@ -266,7 +266,14 @@ private:
     void onHello(const McpHandshake::Hello &hello);
     /// The session opened: ready() (a 2026 server's list changes subscribed first).
     void onOpened();
+    /// A server's request: ping and roots/list answered (paced), elicitation and
+    /// sampling handed on (serverRequestReceived), anything else refused.
     void answerServerRequest(const JsonRpcMessage &message);
+    /// An id the session gives questions of its own making (a 2026 call's input
+    /// requests, McpElicitationRequired's pages): a server may neither send a request
+    /// under one nor cancel one (attack33 F4: a predictable id withdrew the question and
+    /// stalled the call).
+    static bool studioMintedId(const nlohmann::json &id);
     /// Opens the server request `id` (a server's, or one the session asks of its own):
     /// "" when it is open now, else why not (its id in use, too many open).
     std::string claimServerRequest(const nlohmann::json &id);
