@@ -10,14 +10,12 @@
 #include <QDateTime>
 #include <QHelpEvent>
 #include <QMouseEvent>
-#include <QPainter>
 #include <QThread>
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <memory>
 
@@ -31,24 +29,6 @@ QString msText(qint64 ms)
 qint64 nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
-}
-
-/// The share done of a progress line that starts "PROGRESS/TOTAL" (an MCP server's
-/// notifications/progress, McpCallProgress::line()), in [0, 1]; nullopt without a total.
-std::optional<double> progressShare(const QString &line)
-{
-    const qsizetype space = line.indexOf(u' ');
-    const QStringView head = QStringView(line).left(space < 0 ? line.size() : space);
-    const qsizetype slash = head.indexOf(u'/');
-    if (slash <= 0)
-        return std::nullopt;
-    bool doneOk = false;
-    bool totalOk = false;
-    const double done = head.left(slash).toDouble(&doneOk);
-    const double total = head.mid(slash + 1).toDouble(&totalOk);
-    if (!doneOk || !totalOk || !(total > 0) || !std::isfinite(done) || !std::isfinite(total))
-        return std::nullopt;
-    return std::clamp(done / total, 0.0, 1.0);
 }
 
 } // namespace
@@ -378,104 +358,6 @@ void TimelineWidget::setSelectedCallId(const QString &callId)
     update();
 }
 
-void TimelineWidget::paintEvent(QPaintEvent *)
-{
-    QPainter p(this);
-    p.fillRect(rect(), palette().base());
-    if (laneCount() == 0) { // no steps: the placeholder alone, no axis grid through it
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter,
-                   m_loading ? tr("Reading the run's steps…") : tr("Steps appear here as the script calls tools."));
-        m_lastPainted = 0;
-        return;
-    }
-    // Axis: about one tick per 100 px, at a round number of ms.
-    const qint64 span = m_viewEnd - m_viewStart;
-    constexpr qint64 mantissas[] = {1, 2, 5};
-    qint64 tick = 1;
-    qint64 magnitude = 1;
-    for (int k = 0; tick * width() / std::max<qint64>(span, 1) < 100 && magnitude < (qint64(1) << 50);) {
-        if (++k == 3) {
-            k = 0;
-            magnitude *= 10;
-        }
-        tick = mantissas[k] * magnitude;
-    }
-    p.setPen(palette().color(QPalette::Mid));
-    const QFontMetrics fm(font());
-    double labelsEnd = -1; // where the last label drawn ends
-    for (qint64 t = (m_viewStart - m_minTime) / tick * tick + m_minTime; t <= m_viewEnd; t += tick) {
-        const double x = xFor(t);
-        p.drawLine(QPointF(x, AxisHeight - 4), QPointF(x, height()));
-        // Right of its line; a label that would run past the right edge goes left of it
-        // (whole, not cut), or is left out when that would cover the label before it.
-        const QString label = durationText(t - m_minTime);
-        const int labelWidth = fm.horizontalAdvance(label);
-        double labelX = x + 2;
-        if (labelX + labelWidth > width())
-            labelX = x - 2 - labelWidth;
-        if (labelX <= labelsEnd + 2 || labelX < 0)
-            continue;
-        p.setPen(palette().color(QPalette::Text));
-        p.drawText(QPointF(labelX, fm.ascent()), label);
-        p.setPen(palette().color(QPalette::Mid));
-        labelsEnd = labelX + labelWidth;
-    }
-
-    int painted = 0;
-    QRectF selectedRect;
-    for (int lane = 0; lane < laneCount(); ++lane) {
-        const std::vector<Item> &items = m_lanes[size_t(lane)];
-        const double y = AxisHeight + lane * LaneHeight + 2;
-        const double h = LaneHeight - 4;
-        const auto endBefore = [this](const Item &item, qint64 t) { return endOf(item) < t; };
-        auto it = std::lower_bound(items.begin(), items.end(), m_viewStart, endBefore);
-        while (it != items.end() && it->start < m_viewEnd) {
-            const auto status = StepStatus(m_status[size_t(it->ordinal)]);
-            const double x0 = std::max(xFor(it->start), -1.0);
-            const qint64 end = endOf(*it);
-            const double x1 = std::min(std::max(xFor(end), x0 + 1), double(width() + 1));
-            ++painted;
-            const auto segments = x1 - x0 >= 4 ? m_segments.constFind(it->ordinal) : m_segments.constEnd();
-            if (segments != m_segments.constEnd()) {
-                // Attempts as segments; the back-off between them as a thin line.
-                p.fillRect(QRectF(x0, y + h / 2 - 1, x1 - x0, 2),
-                           stepStatusColor(status, StatusColorUse::Timeline).lighter(140));
-                for (const StepSpan::Segment &a : *segments) {
-                    const double a0 = xFor(a.start);
-                    const double a1 = std::max(xFor(a.end > 0 ? a.end : end), a0 + 1);
-                    const StepStatus st = a.end == 0 ? status
-                        : a.succeeded                ? StepStatus::Succeeded
-                                                     : StepStatus::Failed;
-                    p.fillRect(QRectF(a0, y, a1 - a0, h), stepStatusColor(st, StatusColorUse::Timeline));
-                }
-            } else {
-                p.fillRect(QRectF(x0, y, x1 - x0, h), stepStatusColor(status, StatusColorUse::Timeline));
-            }
-            if (it->end == OpenEnd)
-                paintProgress(p, it->ordinal, QRectF(x0, y, x1 - x0, h));
-            if (it->ordinal == m_selectedOrdinal)
-                selectedRect = QRectF(x0, y, x1 - x0, h);
-            // Skip every bar that would land on a pixel already painted in this lane.
-            const qint64 nextPixel = timeAt(std::floor(x1) + 1);
-            it = std::lower_bound(it + 1, items.end(), nextPixel, endBefore);
-        }
-    }
-    m_lastPainted = painted;
-    if (!selectedRect.isNull()) {
-        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(selectedRect.adjusted(-1, -1, 1, 1));
-    }
-    if (m_brushing) {
-        QColor c = palette().color(QPalette::Highlight);
-        c.setAlpha(60);
-        p.fillRect(QRect(QPoint(std::min(m_brushX, m_pressPos.x()), AxisHeight),
-                         QPoint(std::max(m_brushX, m_pressPos.x()), height())),
-                   c);
-    }
-}
-
 void TimelineWidget::wheelEvent(QWheelEvent *event)
 {
     const double factor = event->angleDelta().y() > 0 ? 0.8 : 1.25;
@@ -533,27 +415,6 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent *event)
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent *)
 {
     fit();
-}
-
-void TimelineWidget::paintProgress(QPainter &p, int ordinal, const QRectF &bar) const
-{
-    const StepSummary *s = m_model ? m_model->summaryAt(ordinal) : nullptr;
-    if (!s || s->progress.isEmpty())
-        return;
-    // What is done as a darker strip along the bar's foot; the line itself inside the
-    // bar when there is room for a few characters.
-    if (const std::optional<double> share = progressShare(s->progress))
-        p.fillRect(QRectF(bar.left(), bar.bottom() - 3, bar.width() * *share, 3), QColor(0, 0, 0, 110));
-    const QFontMetrics fm(font());
-    const int room = int(bar.width()) - 6;
-    if (room < fm.averageCharWidth() * 4)
-        return;
-    p.save();
-    p.setPen(Qt::white);
-    p.setClipRect(bar);
-    p.drawText(bar.adjusted(3, 0, -3, -2), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(s->progress, Qt::ElideRight, room));
-    p.restore();
 }
 
 QString TimelineWidget::toolTipText(const StepSummary &s)
