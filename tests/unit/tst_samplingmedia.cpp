@@ -288,6 +288,26 @@ private Q_SLOTS:
         // stay well under the message's own size.
         QVERIFY2(grown < 64, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
     }
+
+    // attack42 B2: PendingCallsPanel::showCurrent (pendingcallspanel.cpp:484) runs on every
+    // tick of its 1 s ticker while a call waits, and compares the shown question by its
+    // whole dump: a sampling question carrying 8 MiB of media is dumped and converted to a
+    // QString every second on the GUI thread.
+    void aQuestionWithMediaIsCheapToCompare()
+    {
+        const json question = questionFor(
+            json::array({json{{"role", "user"},
+                              {"content",
+                               json::array({textBlock("Which?"), block("image", bigPng(5 * 1024 * 1024), "image/png"),
+                                            block("image", bigPng(3 * 1024 * 1024 - 4096), "image/png")})}}}));
+        QCOMPARE(question["media"].size(), std::size_t(2));
+        QElapsedTimer clock;
+        clock.start();
+        const QString shown = QString::fromStdString(question.dump()); // as showCurrent, per tick
+        const qint64 ms = clock.elapsed();
+        qInfo("one tick's comparison: %lld ms for %lld characters", ms, qint64(shown.size()));
+        QVERIFY2(ms < 20, qPrintable(QStringLiteral("%1 ms a second on the GUI thread").arg(ms)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSamplingMedia)
