@@ -8,8 +8,11 @@
 #include "contentblocksview.h"
 #include "stepinspector.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QImageWriter>
 #include <QTabWidget>
 #include <QTest>
 
@@ -114,6 +117,39 @@ private Q_SLOTS:
                      "no mimeType, 11 bytes: not shown: not an image format shown here (PNG, JPEG, GIF, BMP, "
                      "WebP)")),
                  qPrintable(shown));
+    }
+
+    // attack42 B3: a JPEG "scan bomb". A progressive JPEG of 2000×2000 pixels (4 million,
+    // well within the bounds) whose last AC refinement scan is repeated 2000 times: 88 KB,
+    // and libjpeg runs every scan over every block of the picture, ~1.3 ms each. Qt sets no
+    // limit of scans: setResult decodes it on the GUI thread for ~2.6 s (20 000 copies,
+    // 736 KB: 28 s; a 5 MiB block: minutes).
+    void aJpegOfManyScansIsNotDecodedForSeconds()
+    {
+        QImage gray(2000, 2000, QImage::Format_Grayscale8);
+        gray.fill(128);
+        QBuffer out;
+        out.open(QIODevice::WriteOnly);
+        QImageWriter writer(&out, "jpeg");
+        writer.setProgressiveScanWrite(true);
+        writer.setQuality(90);
+        QVERIFY(writer.write(gray));
+        QByteArray jpeg = out.data();
+        // The last scan and its Huffman table before it: from the last DHT to the EOI.
+        const qsizetype table = jpeg.lastIndexOf(QByteArray("\xff\xc4", 2));
+        QVERIFY(table > 0 && jpeg.endsWith(QByteArray("\xff\xd9", 2)));
+        const QByteArray scan = jpeg.mid(table, jpeg.size() - 2 - table);
+        jpeg.insert(jpeg.size() - 2, scan.repeated(2000));
+        json image = block("image");
+        image["data"] = jpeg.toBase64().toStdString();
+        image["mimeType"] = "image/jpeg";
+        ContentBlocksView view;
+        QElapsedTimer clock;
+        clock.start();
+        view.setResult(json{{"content", json::array({image})}});
+        const qint64 ms = clock.elapsed();
+        qInfo("%lld bytes decoded in %lld ms", qint64(jpeg.size()), ms);
+        QVERIFY2(ms < 500, qPrintable(QStringLiteral("the GUI thread was busy %1 ms").arg(ms)));
     }
 
     void manyLargeImagesAreNotAllDecoded()

@@ -61,6 +61,9 @@ private Q_SLOTS:
     void longStreamStartsTheBackoffOver();
     void resumedStreamBacksOffButGoesOn();
     void pingFloodIsPaced();
+    void commentFloodIsPaced();
+    void unknownRequestFloodIsAnsweredAtAPace();
+    void failedHandshakeOnAnEventStream();
 
 private:
     PortServer m_fake;
@@ -200,6 +203,62 @@ void TestMcpHttpGetStream::pingFloodIsPaced()
     // The session's own requests are not held up behind the flood.
     QCOMPARE(toolNames(*session), QStringList({QStringLiteral("t")}));
     session->close();
+}
+
+// attack42 F2: the pace counts whole events only. A GET stream of ": keep-alive" comment
+// lines (or `id:` lines, an endless data line, a body that is no event stream) as fast as
+// the studio reads is read without a pause: about 85 % of a core (Debug), as the ping flood
+// of attack39 F4 before the pace.
+void TestMcpHttpGetStream::commentFloodIsPaced()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/getcomments"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    QTest::qWait(300);
+    QElapsedTimer clock;
+    clock.start();
+    const qint64 cpuBefore = cpuMs();
+    QTest::qWait(3000);
+    const qint64 elapsed = clock.elapsed();
+    const qint64 cpu = cpuMs() - cpuBefore;
+    qInfo("CPU %lld ms in %lld ms (%.0f%% of a core)", cpu, elapsed, 100.0 * cpu / elapsed);
+    QVERIFY2(cpu * 100 < elapsed * 20, qPrintable(QStringLiteral("%1 ms of CPU in %2 ms").arg(cpu).arg(elapsed)));
+    session->close();
+}
+
+// attack42 F3: McpAnswerBudget paces the answers to `ping` and `roots/list` only; a flood
+// of requests of any other method is answered each ("Method not found"), a POST each:
+// about 300 a second (the rest refused by MaxOpenPosts), the cost attack39 F4 meant to end.
+void TestMcpHttpGetStream::unknownRequestFloodIsAnsweredAtAPace()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/getunknown"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    qint64 answered = 0;
+    connect(session.get(), &McpClientSession::messageExchanged, this, [&](bool sent, const JsonRpcMessage &message) {
+        if (sent && message.kind == JsonRpcMessage::Kind::Error)
+            ++answered;
+    });
+    QElapsedTimer clock;
+    clock.start();
+    QTest::qWait(3000);
+    const qint64 elapsed = clock.elapsed();
+    qInfo("%lld answers in %lld ms", answered, elapsed);
+    QVERIFY2(answered <= McpAnswerBudget::Burst + McpAnswerBudget::PerSecond * (elapsed / 1000 + 1),
+             qPrintable(QString::number(answered)));
+    session->close();
+}
+
+// attack42 F1: initialize answered on an event stream with a revision the studio does not
+// speak. The handshake fails inside McpHttpTransport::deliver (messageReceived), the
+// session stops the transport, stop() destroys the POST's Post, and deliver then reads
+// post.requestId (mcphttptransport.cpp:392): a heap-use-after-free under ASan.
+void TestMcpHttpGetStream::failedHandshakeOnAnEventStream()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/badversion-sse"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Failed);
+    QVERIFY2(session->failure().contains(QStringLiteral("\"1999-01-01\"")), qPrintable(session->failure()));
 }
 
 QTEST_MAIN(TestMcpHttpGetStream)

@@ -10,6 +10,8 @@
 #include "mcp/mcppersonquestion.h"
 #include "mcp/samplingmedia.h"
 
+#include <QElapsedTimer>
+#include <QFile>
 #include <QTest>
 
 using nlohmann::json;
@@ -48,6 +50,24 @@ std::string bigPng(std::size_t bytes)
     std::string data = Png.substr(0, 12);
     data.resize(bytes, 'A');
     return data;
+}
+
+/// The process's peak resident set in KiB since the last resetPeak() (Linux).
+long peakKiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    status.open(QIODevice::ReadOnly);
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').front().toLong();
+    return -1;
+}
+
+void resetPeak()
+{
+    QFile refs(QStringLiteral("/proc/self/clear_refs"));
+    if (refs.open(QIODevice::WriteOnly))
+        refs.write("5");
 }
 
 ModelConfig model(const char *name, const char *provider)
@@ -236,6 +256,57 @@ private Q_SLOTS:
         // The transcript is bounded as any other.
         QVERIFY(question["message"].get<std::string>().size() <= std::size_t(McpPersonQuestion::MaxMessageChars) + 100);
         QVERIFY(request.dump().size() < 20 * Png.size() + 200'000);
+    }
+
+    // attack42 B1: a request of millions of image blocks without data (one message of
+    // 2 000 000 {"type": "image"}, 34 MB of JSON: within 64 MiB and 8 M values) — each
+    // is checked and kept as a Block (a person is shown MaxBlocks, the rest named).
+    void millionsOfMediaBlocksAreNotEachKept()
+    {
+        json blocks = json::array();
+        for (int i = 0; i < 2'000'000; ++i)
+            blocks.push_back(json{{"type", "image"}});
+        const json messages = json::array({json{{"role", "user"}, {"content", std::move(blocks)}}});
+        const McpServerRequest request{1, QStringLiteral("sampling/createMessage"), json{{"messages", messages}}};
+        resetPeak();
+        const long before = peakKiB();
+        QElapsedTimer clock;
+        clock.start();
+        {
+            SamplingMedia media(messages);
+            qInfo("SamplingMedia: %lld ms, peak +%ld MiB", clock.elapsed(), (peakKiB() - before) / 1024);
+        }
+        resetPeak();
+        const long before2 = peakKiB();
+        clock.restart();
+        QString error;
+        const auto question = McpPersonQuestion::question(QStringLiteral("s"), request, &error);
+        const long grown = (peakKiB() - before2) / 1024;
+        qInfo("question: %lld ms, peak +%ld MiB", clock.elapsed(), grown);
+        QVERIFY(question);
+        // The server's message is ~34 MB of JSON; what the studio builds from it should
+        // stay well under the message's own size.
+        QVERIFY2(grown < 64, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
+    }
+
+    // attack42 B2: PendingCallsPanel::showCurrent (pendingcallspanel.cpp:484) runs on every
+    // tick of its 1 s ticker while a call waits, and compares the shown question by its
+    // whole dump: a sampling question carrying 8 MiB of media is dumped and converted to a
+    // QString every second on the GUI thread.
+    void aQuestionWithMediaIsCheapToCompare()
+    {
+        const json question = questionFor(
+            json::array({json{{"role", "user"},
+                              {"content",
+                               json::array({textBlock("Which?"), block("image", bigPng(5 * 1024 * 1024), "image/png"),
+                                            block("image", bigPng(3 * 1024 * 1024 - 4096), "image/png")})}}}));
+        QCOMPARE(question["media"].size(), std::size_t(2));
+        QElapsedTimer clock;
+        clock.start();
+        const QString shown = QString::fromStdString(question.dump()); // as showCurrent, per tick
+        const qint64 ms = clock.elapsed();
+        qInfo("one tick's comparison: %lld ms for %lld characters", ms, qint64(shown.size()));
+        QVERIFY2(ms < 20, qPrintable(QStringLiteral("%1 ms a second on the GUI thread").arg(ms)));
     }
 };
 

@@ -48,7 +48,13 @@ The 2025-era paths take the session's GET stream by the path (else 405):
   /getpings   GET: `ping` requests as fast as the client takes them, for ever (attack39
               F4); stats adds pongs (answers to pings POSTed); tools/call t answers "ok"
               after 10 s (a call open while the GET stream floods)
+  /getunknown  GET: requests of method "x/unknown" as fast as the client takes them, for
+              ever (attack42 F3)
+  /getcomments  GET: ": keep-alive" comment lines as fast as the client takes them, for
+              ever, never an event (attack42 F2)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
+At /badversion-sse initialize is answered with an event stream whose result names the
+revision "1999-01-01" (attack42 F1: the handshake fails inside the stream's read)
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
 Mcp-Method header must match the body (else 500).
@@ -111,7 +117,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         last = self.headers.get("Last-Event-ID") or ""
         if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait",
-                             "/elsewhere", "/storm", "/stormlong", "/getpings", "/resumestorm") or (
+                             "/elsewhere", "/storm", "/stormlong", "/getpings", "/resumestorm", "/getcomments", "/getunknown") or (
                 self.path in ("/resumewait", "/resumestorm") and not last):
             self.reply(405, "text/plain", b"Method Not Allowed")
             return
@@ -157,6 +163,20 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             return
+        if self.path == "/getunknown":
+            chunk = b"".join(event({"jsonrpc": "2.0", "id": "u%d" % i, "method": "x/unknown"}) for i in range(100))
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                return
+        if self.path == "/getcomments":
+            chunk = b": keep-alive\n" * 5000
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                return
         if self.path == "/getpings":
             chunk = b"".join(event({"jsonrpc": "2.0", "id": "p%d" % i, "method": "ping"}) for i in range(100))
             try:
@@ -242,6 +262,16 @@ class Handler(BaseHTTPRequestHandler):
                 "data": {"supported": ["2025-06-18"], "requested": "2026-07-28"}}}).encode()
             self.reply(400, "application/json", body)
             return
+        if method == "initialize" and self.path == "/badversion-sse":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Mcp-Session-Id", "fake-session-1")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                "protocolVersion": "1999-01-01", "capabilities": {}, "serverInfo": {"name": "fakehttp", "version": "0"}}}))
+            return
         if method == "initialize":
             result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
                       "serverInfo": {"name": "fakehttp", "version": "0"}}
@@ -265,7 +295,7 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, "application/json", body)
         elif self.path == "/notjson":
             self.reply(200, "application/json", b"<html><body>502 Bad Gateway</body></html>")
-        elif self.path in ("/getpings", "/storm", "/stormlong"):
+        elif self.path in ("/getpings", "/storm", "/stormlong", "/getcomments", "/getunknown"):
             time.sleep(10)
             self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                 "content": [{"type": "text", "text": "ok"}]}}).encode())
