@@ -62,6 +62,7 @@ private Q_SLOTS:
     void resumedStreamBacksOffButGoesOn();
     void pingFloodIsPaced();
     void commentFloodIsPaced();
+    void endlessBodyIsNotRead();
     void unknownRequestFloodIsAnsweredAtAPace();
     void failedHandshakeOnAnEventStream();
 
@@ -223,6 +224,22 @@ void TestMcpHttpGetStream::commentFloodIsPaced()
     const qint64 cpu = cpuMs() - cpuBefore;
     qInfo("CPU %lld ms in %lld ms (%.0f%% of a core)", cpu, elapsed, 100.0 * cpu / elapsed);
     QVERIFY2(cpu * 100 < elapsed * 20, qPrintable(QStringLiteral("%1 ms of CPU in %2 ms").arg(cpu).arg(elapsed)));
+    session->close();
+}
+
+// attack42 F2: a GET answered with a body that is no event stream and never ends was
+// read as fast as it came, to keep its first 800 bytes for the quote. Now the stream is
+// given up once they are kept.
+void TestMcpHttpGetStream::endlessBodyIsNotRead()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/getendless"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    QTRY_VERIFY_WITH_TIMEOUT(!transport->getStreamEnd().isEmpty(), 3000);
+    QCOMPARE(transport->getStreamEnd(),
+             QStringLiteral("GET %1/getendless was answered with HTTP 200 and no event stream").arg(m_fake.base));
+    QCOMPARE(transport->getStreamRequests(), 1);
+    QCOMPARE(session->state(), McpClientSession::State::Ready); // the session goes on without it
     session->close();
 }
 

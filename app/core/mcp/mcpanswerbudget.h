@@ -11,8 +11,9 @@
 /// making and recording answers, most of them refused by the bound of open POSTs after
 /// all that (attack39 F4). A server waits seconds between two pings; one that asks more
 /// than ten times a second gets silence, which the spec lets it read as a stale
-/// connection. Other requests are answered each (a refusal, "Method not found"): a
-/// server waits for those answers, and what a person answers is bounded by
+/// connection. Over HTTP the refusals ("Method not found", a request the studio cannot
+/// take now) come out of the same budget (attack42 F3); over stdio, where an answer is
+/// a line on a pipe, every request gets its refusal. What a person answers is bounded by
 /// McpClientSession::MaxOpenServerRequests.
 class McpAnswerBudget
 {

@@ -69,12 +69,19 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
             sendMessage(JsonRpcMessage::resultFor(message.id, {{"roots", m_roots}}));
         return;
     }
+    // A refusal over HTTP is a POST too: a flood of requests of other methods would have
+    // each answered (attack42 F3: ~300 POSTs a second). Over stdio all are answered.
+    const auto mayRefuse = [this] { return !m_transport->answersArePosts() || m_answers.take(); };
     if (message.method == "elicitation/create" || message.method == "sampling/createMessage") {
         const std::string key = message.id.dump();
         const auto refuse = [&](const std::string &why) {
-            sendMessage(JsonRpcMessage::errorFor(message.id, JsonRpcError{JsonRpcError::InvalidRequest, why, nullptr}));
+            if (mayRefuse())
+                sendMessage(
+                    JsonRpcMessage::errorFor(message.id, JsonRpcError{JsonRpcError::InvalidRequest, why, nullptr}));
         };
         if (key.size() > MaxServerRequestIdBytes) { // answered without echoing it
+            if (!mayRefuse())
+                return;
             sendMessage(
                 JsonRpcMessage::errorFor(nullptr,
                                          JsonRpcError{JsonRpcError::InvalidRequest,
@@ -99,6 +106,8 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
                                      message.params.is_object() ? message.params : json::object());
         return;
     }
+    if (!mayRefuse())
+        return;
     JsonRpcError error{JsonRpcError::MethodNotFound,
                        "Method not found: Tool Studio does not answer " + message.method.substr(0, 128) + " yet",
                        nullptr};

@@ -87,9 +87,18 @@ void McpHttpGetStream::onReadyRead()
         m_reply->setReadBufferSize(McpTransport::ReadBufferBytes);
     }
     if (!m_isStream) {
-        // Only the start is quoted: the rest of a body that is no stream is not kept.
+        // Only the start is quoted; once it is kept, the rest of a body that is no
+        // stream is not read at all (attack42 F2: an endless one was read as it came).
         const QByteArray bytes = m_reply->readAll();
         m_body += bytes.left(std::max<qsizetype>(0, QuotedBodyChars * 4 - m_body.size()));
+        if (m_body.size() >= QuotedBodyChars * 4 && !m_reply->isFinished() && !m_endingEarly) {
+            m_endingEarly = true;
+            QTimer::singleShot(0, this, [this, reply = QPointer<QNetworkReply>(m_reply)] {
+                m_endingEarly = false;
+                if (reply && m_reply == reply)
+                    onFinished();
+            });
+        }
         return;
     }
     const QPointer<McpHttpGetStream> alive(this);
@@ -104,11 +113,18 @@ bool McpHttpGetStream::pump()
         if (!m_window.isValid() || m_window.hasExpired(PaceWindowMs)) {
             m_window.start();
             m_windowEvents = 0;
+            m_windowBytes = 0;
         }
         if (m_queued.empty()) {
             if (m_reply->bytesAvailable() <= 0)
                 return true;
+            if (m_windowBytes >= MaxBytesPerWindow) {
+                ++m_pauses;
+                m_pace->start(int(std::max<qint64>(1, PaceWindowMs - m_window.elapsed())));
+                return false;
+            }
             const QByteArray bytes = m_reply->read(ReadChunkBytes);
+            m_windowBytes += bytes.size();
             for (McpSseReader::Event &event : m_events->feed(std::string_view(bytes.constData(), bytes.size())))
                 m_queued.push_back(std::move(event));
             if (!m_events->lastEventId().empty())

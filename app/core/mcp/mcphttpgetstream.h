@@ -70,6 +70,10 @@ public:
     static constexpr int PaceWindowMs = 100;
     /// Bytes read from the reply at a time (the events they complete are queued).
     static constexpr qint64 ReadChunkBytes = 64 * 1024;
+    /// Bytes read at most per PaceWindowMs (5 MB a second): bytes that make no event
+    /// (comment lines, a line without end, `id:` lines) are paced too (attack42 F2: a
+    /// comment flood was read as fast as it came, most of a core on the main thread).
+    static constexpr qint64 MaxBytesPerWindow = 512 * 1024;
     /// Characters of an HTTP error's body quoted in ended().
     static constexpr int QuotedBodyChars = 200;
 
@@ -131,9 +135,11 @@ private:
     QElapsedTimer m_opened;                   ///< since the GET was sent
     QElapsedTimer m_window;                   ///< the pace window's start
     int m_windowEvents = 0;
+    qint64 m_windowBytes = 0;
     std::string m_lastEventId;
     long long m_retryMs = DefaultRetryMs;
     bool m_headRead = false;
+    bool m_endingEarly = false; ///< a body that is no stream is ended on the next turn
     bool m_isStream = false;
     bool m_eventInThisStream = false;
     bool m_ended = false;

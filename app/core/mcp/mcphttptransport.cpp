@@ -388,8 +388,11 @@ bool McpHttpTransport::deliver(std::string_view text, Post &post)
                 m_protocolVersion = chosen;
         }
     }
+    // Decided before the message goes on: its slot may end the session, and stop()
+    // destroys `post` with the others (attack42 F1: read after that).
+    const bool answeredElsewhere = isResponse && message.id != post.requestId;
     Q_EMIT messageReceived(message);
-    if (alive && isResponse && message.id != post.requestId)
+    if (alive && answeredElsewhere)
         forget(message.id); // answered on another stream: nothing more belongs to its own (attack39 F2)
     return bool(alive);
 }

@@ -124,7 +124,9 @@ private:
     /// Reads the status and headers once they are there; false when the reply is done
     /// with (its body over the cap).
     bool readHead(QNetworkReply *reply, Post &post);
-    /// Hands on one message's text; false when a slot deleted the transport.
+    /// Hands on one message's text; false when a slot deleted the transport. A slot may
+    /// also have stopped it, destroying `post` when it was one of the open ones: a
+    /// caller reading it after a true return looks it up again.
     bool deliver(std::string_view text, Post &post);
     /// Reports `reason` for the post's request, once; false when a slot deleted the transport.
     bool refuse(const QString &reason, Post &post);

@@ -54,6 +54,7 @@ public:
 
     bool send(const JsonRpcMessage &message) final;
     bool isRunning() const final { return m_running; }
+    bool answersArePosts() const final { return true; }
     /// POSTs open now (their reply not read to its end or closed).
     virtual std::size_t openPosts() const = 0;
     /// Messages send() refused because MaxOpenPosts were open.

@@ -47,6 +47,10 @@ public:
         Q_UNUSED(requestId)
         return false;
     }
+    /// Whether each answer to a server's request is a request of its own (an HTTP POST):
+    /// then the session answers refusals at the pace of McpAnswerBudget too (attack42
+    /// F3). Over stdio an answer is a line on a pipe, and every request is answered.
+    virtual bool answersArePosts() const { return false; }
     /// Whether a `tools/call` sent through it carries the tool's `x-mcp-header`
     /// parameters as `Mcp-Param-*` headers (Streamable HTTP in the 2026 era; the spec lets
     /// other transports ignore them).

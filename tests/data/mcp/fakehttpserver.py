@@ -52,6 +52,8 @@ The 2025-era paths take the session's GET stream by the path (else 405):
               ever (attack42 F3)
   /getcomments  GET: ": keep-alive" comment lines as fast as the client takes them, for
               ever, never an event (attack42 F2)
+  /getendless  GET: 200 with a JSON body that never ends, as fast as the client takes it
+              (attack42 F2: no event stream, read for ever)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
 At /badversion-sse initialize is answered with an event stream whose result names the
 revision "1999-01-01" (attack42 F1: the handshake fails inside the stream's read)
@@ -117,7 +119,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         last = self.headers.get("Last-Event-ID") or ""
         if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait",
-                             "/elsewhere", "/storm", "/stormlong", "/getpings", "/resumestorm", "/getcomments", "/getunknown") or (
+                             "/elsewhere", "/storm", "/stormlong", "/getpings", "/resumestorm", "/getcomments", "/getunknown", "/getendless") or (
                 self.path in ("/resumewait", "/resumestorm") and not last):
             self.reply(405, "text/plain", b"Method Not Allowed")
             return
@@ -129,6 +131,18 @@ class Handler(BaseHTTPRequestHandler):
             first = mine["gets"] == 1
             mine.setdefault("start", time.monotonic())
             mine.setdefault("getTimes", []).append(round(time.monotonic() - mine["start"], 3))
+        if self.path == "/getendless":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = b"[" + b"0," * 30000
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
