@@ -898,6 +898,10 @@ Seine Nachricht:
         <source>not played here; Copy as JSON has the data</source>
         <translation>hier nicht abgespielt; „Als JSON kopieren“ enthält die Daten</translation>
     </message>
+    <message>
+        <source>%1 scans, more than the %2 decoded (a progressive JPEG has about 10)</source>
+        <translation>%1 Scans, mehr als die %2 dekodierten (ein progressives JPEG hat etwa 10)</translation>
+    </message>
 </context>
 <context>
     <name>DirectToolCall</name>

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "contentblocksview.h"
 
+#include "project/jpegscans.h"
 #include "project/printabletext.h"
 
 #include <QBuffer>
@@ -100,6 +101,13 @@ QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mi
         return refused(format.isEmpty() ? tr("not an image format shown here (PNG, JPEG, GIF, BMP, WebP)")
                                         : tr("%1 is not shown here (PNG, JPEG, GIF, BMP, WebP are)")
                                               .arg(QString::fromLatin1(format).toUpper()));
+    // libjpeg runs every scan over the whole picture: a JPEG of thousands would hold the
+    // GUI thread for seconds to minutes (attack42 B3). Counted from its markers first.
+    if (format == "jpeg" || format == "jpg")
+        if (const int scans = JpegScans::count(bytes); scans > JpegScans::MaxScans)
+            return refused(tr("%1 scans, more than the %2 decoded (a progressive JPEG has about 10)")
+                               .arg(scans)
+                               .arg(JpegScans::MaxScans));
     QImageReader reader(&buffer, format);
     reader.setAutoDetectImageFormat(false);
     reader.setAllocationLimit(MaxImageAllocationMiB);

@@ -21,7 +21,9 @@
 /// text (never markup), nothing is loaded from a URI, links are not followed, and an
 /// image is decoded only when its header declares at most MaxImagePixels pixels and
 /// within an allocation limit of its own, so a small file that declares a huge picture
-/// (a decompression bomb) is refused in words instead of exhausting memory.
+/// (a decompression bomb) is refused in words instead of exhausting memory; a JPEG only
+/// when it has at most JpegScans::MaxScans scans (a scan bomb holds the decoder for
+/// minutes).
 class ContentBlocksView : public QTextBrowser
 {
     Q_OBJECT

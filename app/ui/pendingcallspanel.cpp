@@ -7,6 +7,7 @@
 #include "answerpane.h"
 #include "editmessagesdialog.h"
 #include "engine/modelstep.h"
+#include "engine/personquestion.h"
 #include "project/durationtext.h"
 #include "project/tool.h"
 #include "run/runcontroller.h"
@@ -481,10 +482,11 @@ void PendingCallsPanel::showCurrent()
     const int attempt = step->currentAttempt() ? step->currentAttempt()->number : 1;
     // Only a different call (or attempt) resets the input; the ticks keep what is typed.
     m_shownIsStale = false;
-    // A question of the call's attempt (an MCP server's request) is a new thing to answer.
+    // A question of the call's attempt (an MCP server's request) is a new thing to answer:
+    // told by its identity (its serial, server, request id), not by its JSON, which may
+    // hold megabytes of media and is compared on every tick (attack42 B2).
     const Attempt *current = step->currentAttempt();
-    const QString question
-        = current && current->question ? QString::fromStdString(current->question->dump()) : QString();
+    const QString question = current && current->question ? PersonQuestion::identity(*current->question) : QString();
     if (m_shownCall != step->callId || m_shownAttempt != attempt || m_pane->isHeld() != held
         || m_shownQuestion != question) {
         m_shownQuestion = question;

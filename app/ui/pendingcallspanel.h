@@ -168,7 +168,7 @@ private:
     QPointer<AnswerDialog> m_dialog;
     QString m_shownCall; ///< the call (and attempt) the pane shows, so ticks keep its input
     int m_shownAttempt = 0;
-    QString m_shownQuestion; ///< the shown attempt's question (compact JSON), "" for none
+    QString m_shownQuestion; ///< the shown attempt's question (PersonQuestion::identity), "" for none
     /// The shown call closed without this pane's answer (answered elsewhere, cancelled,
     /// timed out): it stays shown until another call is, and a send shows the refusal.
     bool m_shownIsStale = false;

@@ -6,6 +6,7 @@
 // picture that declares 10 000 megapixels, a markup injection) refused in words.
 
 #include "contentblocksview.h"
+#include "project/jpegscans.h"
 #include "stepinspector.h"
 
 #include <QBuffer>
@@ -13,6 +14,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImageWriter>
+#include <QLocale>
 #include <QTabWidget>
 #include <QTest>
 
@@ -150,6 +152,18 @@ private Q_SLOTS:
         const qint64 ms = clock.elapsed();
         qInfo("%lld bytes decoded in %lld ms", qint64(jpeg.size()), ms);
         QVERIFY2(ms < 500, qPrintable(QStringLiteral("the GUI thread was busy %1 ms").arg(ms)));
+        const QString shown = view.toPlainText();
+        // Qt's 6 scans and the 2000 copies, counted from the markers: not decoded.
+        QCOMPARE(JpegScans::count(jpeg), 2006);
+        QVERIFY2(shown.contains(QStringLiteral("image/jpeg, %1: not shown: 2006 scans, more than the 100 decoded (a "
+                                               "progressive JPEG has about 10)")
+                                    .arg(QLocale().formattedDataSize(jpeg.size(), 1))),
+                 qPrintable(shown));
+        // The picture as Qt wrote it, progressive, is shown.
+        image["data"] = out.data().toBase64().toStdString();
+        view.setResult(json{{"content", json::array({image})}});
+        QVERIFY2(view.toPlainText().contains(QStringLiteral("2000×2000")), qPrintable(view.toPlainText()));
+        QCOMPARE(JpegScans::count(out.data()), 6); // libjpeg's progression for one component
     }
 
     void manyLargeImagesAreNotAllDecoded()

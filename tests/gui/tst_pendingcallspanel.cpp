@@ -5,9 +5,11 @@
 // scroll bar — up to MaxVisibleRows, then it scrolls; the rest of the dock goes to the
 // answer below. Calls are opened on the panel directly: no run is needed.
 #include "run/runcontroller.h"
+#include "ui/answerpane.h"
 #include "ui/pendingcallspanel.h"
 
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -81,6 +83,30 @@ private Q_SLOTS:
         for (int i = 4; i <= 12; ++i)
             panel.callOpened(waitingCall(i));
         check(10, PendingCallsPanel::MaxVisibleRows);
+    }
+
+    // attack42 B2: the panel tells a changed question by its identity (serial, server,
+    // request id), not by its JSON dumped on every tick: the same question keeps what is
+    // typed, another is shown anew.
+    void aChangedQuestionIsShownAnew()
+    {
+        RunController run;
+        PendingCallsPanel panel(&run);
+        Step step = waitingCall(1);
+        step.attempts.back().question = nlohmann::json{
+            {"kind", "sampling"},       {"server", "s"}, {"method", "sampling/createMessage"}, {"request_id", 7},
+            {"message", "user: first"}, {"serial", 1}};
+        panel.callOpened(step);
+        AnswerPane *pane = panel.answerPane();
+        QCOMPARE(pane->question().value("message", std::string()), std::string("user: first"));
+        pane->resultEdit()->setPlainText(QStringLiteral("draft"));
+        panel.callOpened(step); // as a tick: the same question
+        QCOMPARE(pane->resultEdit()->toPlainText(), QStringLiteral("draft"));
+        (*step.attempts.back().question)["serial"] = 2;
+        (*step.attempts.back().question)["request_id"] = 8;
+        (*step.attempts.back().question)["message"] = "user: second";
+        panel.callOpened(step);
+        QCOMPARE(pane->question().value("message", std::string()), std::string("user: second"));
     }
 };
 

@@ -6,9 +6,12 @@
 // is given (the neutral parts of model_request) and its notes, and a hostile server's
 // blocks — huge, not base64, of a type no model takes, named with control characters,
 // thousands of them — bounded and said, never copied whole.
+#include "engine/personquestion.h"
+#include "llm/modelmessage.h"
 #include "llm/samplingmodel.h"
 #include "mcp/mcppersonquestion.h"
 #include "mcp/samplingmedia.h"
+#include "project/jpegscans.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -259,8 +262,10 @@ private Q_SLOTS:
     }
 
     // attack42 B1: a request of millions of image blocks without data (one message of
-    // 2 000 000 {"type": "image"}, 34 MB of JSON: within 64 MiB and 8 M values) — each
-    // is checked and kept as a Block (a person is shown MaxBlocks, the rest named).
+    // 2 000 000 {"type": "image"}, 34 MB of JSON: within 64 MiB and 8 M values) cost
+    // ~1.8 GB and ~12 s, a Block and a note for each. Now SamplingMedia names a bounded
+    // number and counts the rest, and the question refuses more than MaxContentBlocks
+    // before building anything.
     void millionsOfMediaBlocksAreNotEachKept()
     {
         json blocks = json::array();
@@ -274,7 +279,11 @@ private Q_SLOTS:
         clock.start();
         {
             SamplingMedia media(messages);
-            qInfo("SamplingMedia: %lld ms, peak +%ld MiB", clock.elapsed(), (peakKiB() - before) / 1024);
+            QCOMPARE(media.blocks().size(), SamplingMedia::MaxNamedNotKept);
+            QCOMPARE(media.notChecked(), std::size_t(2'000'000) - SamplingMedia::MaxNamedNotKept);
+            const long grown = (peakKiB() - before) / 1024;
+            qInfo("SamplingMedia: %lld ms, peak +%ld MiB", clock.elapsed(), grown);
+            QVERIFY2(grown < 16, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
         }
         resetPeak();
         const long before2 = peakKiB();
@@ -282,31 +291,93 @@ private Q_SLOTS:
         QString error;
         const auto question = McpPersonQuestion::question(QStringLiteral("s"), request, &error);
         const long grown = (peakKiB() - before2) / 1024;
-        qInfo("question: %lld ms, peak +%ld MiB", clock.elapsed(), grown);
-        QVERIFY(question);
-        // The server's message is ~34 MB of JSON; what the studio builds from it should
-        // stay well under the message's own size.
-        QVERIFY2(grown < 64, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
+        const qint64 ms = clock.elapsed();
+        qInfo("question: %lld ms, peak +%ld MiB", ms, grown);
+        QVERIFY(!question);
+        QCOMPARE(error,
+                 QStringLiteral("the request's messages hold 2000000 content blocks; Tool Studio takes at most "
+                                "10000"));
+        // The server's message is ~34 MB of JSON; the refusal builds nothing of it.
+        QVERIFY2(grown < 16, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
+        QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
     }
 
-    // attack42 B2: PendingCallsPanel::showCurrent (pendingcallspanel.cpp:484) runs on every
-    // tick of its 1 s ticker while a call waits, and compares the shown question by its
-    // whole dump: a sampling question carrying 8 MiB of media is dumped and converted to a
-    // QString every second on the GUI thread.
+    void aRequestAtTheLimitOfBlocksIsAskedAndCounted()
+    {
+        // One text and 9 999 images without data: MaxContentBlocks in all, asked.
+        json blocks = json::array({textBlock("Which?")});
+        for (std::size_t i = 1; i < McpPersonQuestion::MaxContentBlocks; ++i)
+            blocks.push_back(json{{"type", "image"}});
+        const json question = questionFor(json::array({json{{"role", "user"}, {"content", blocks}}}));
+        QVERIFY2(!question.contains("no question"), question.dump().c_str());
+        const std::string &message = question["message"].get_ref<const std::string &>();
+        QVERIFY(message.starts_with("user: Which?\n[image no mimeType: not shown: it has no data]\n"));
+        // Those past the 20 named are counted in one line.
+        QVERIFY2(message.ends_with("\n[image: not shown]\n… (9979 more images and audio clips not shown: past the 20 "
+                                   "kept and 20 named)"),
+                 message.c_str());
+        const json &request = question["model_request"];
+        QCOMPARE(request["omitted"].get<int>(), 9999);
+        QCOMPARE(request["notes"].size(), std::size_t(6));
+        QCOMPARE(request["notes"][5].get<std::string>(), std::string("9994 more images or audio clips not sent"));
+        // One block more is refused.
+        blocks.push_back(json{{"type", "image"}});
+        const json refused = questionFor(json::array({json{{"role", "user"}, {"content", blocks}}}));
+        QCOMPARE(refused.value("no question", std::string()),
+                 std::string("the request's messages hold 10001 content blocks; Tool Studio takes at most 10000"));
+    }
+
+    void aModelRequestStopsAtTheBlockPastItsText()
+    {
+        // 300 text blocks of 1 KiB: the model's request stops at 256 KiB, a person still asked.
+        json blocks = json::array();
+        for (int i = 0; i < 300; ++i)
+            blocks.push_back(json{{"type", "text"}, {"text", std::string(1024, 'a')}});
+        const json question = questionFor(json::array({json{{"role", "user"}, {"content", blocks}}}));
+        const json expected = {{"error", "the request's text is more than the 262144 bytes a model is given"}};
+        QCOMPARE(question["model_request"].dump(), expected.dump());
+    }
+
+    void aJpegOfManyScansIsNotSent()
+    {
+        // attack42 B3: a scan bomb, counted from its markers: a model is not given it.
+        QByteArray jpeg = QByteArray::fromHex("ffd8");
+        jpeg += QByteArray::fromHex("ffda000801010000003f001234").repeated(JpegScans::MaxScans + 1);
+        jpeg += QByteArray::fromHex("ffd9");
+        const json question = questionFor(json::array(
+            {json{{"role", "user"}, {"content", block("image", jpeg.toBase64().toStdString(), "image/jpeg")}}}));
+        QCOMPARE(question["model_request"]["notes"][0].get<std::string>(),
+                 std::string("messages[0] image image/jpeg: the JPEG has 101 scans, more than 100 (a progressive one "
+                             "has about 10); not sent"));
+        // A person is shown it (the view refuses to decode it and says why).
+        QCOMPARE(question["media"].size(), std::size_t(1));
+        QCOMPARE(ModelMessage::imageDataProblem("image/jpeg", "/9j/4AAQ"), QString());
+    }
+
+    // attack42 B2: PendingCallsPanel::showCurrent runs on every tick of its 1 s ticker
+    // while a call waits; it compared the shown question by its whole dump (a sampling
+    // question carrying 8 MiB of media: ~150 ms a tick). It compares its identity now.
     void aQuestionWithMediaIsCheapToCompare()
     {
-        const json question = questionFor(
+        json question = questionFor(
             json::array({json{{"role", "user"},
                               {"content",
                                json::array({textBlock("Which?"), block("image", bigPng(5 * 1024 * 1024), "image/png"),
                                             block("image", bigPng(3 * 1024 * 1024 - 4096), "image/png")})}}}));
         QCOMPARE(question["media"].size(), std::size_t(2));
+        question["serial"] = 1;
         QElapsedTimer clock;
         clock.start();
-        const QString shown = QString::fromStdString(question.dump()); // as showCurrent, per tick
+        const QString shown = PersonQuestion::identity(question); // as showCurrent, per tick
         const qint64 ms = clock.elapsed();
-        qInfo("one tick's comparison: %lld ms for %lld characters", ms, qint64(shown.size()));
+        QCOMPARE(shown, QStringLiteral("1\n\"sampling\"\n\"s\"\n\"sampling/createMessage\"\n1"));
         QVERIFY2(ms < 20, qPrintable(QStringLiteral("%1 ms a second on the GUI thread").arg(ms)));
+        // Another question of the attempt (the server withdrew one and asked again) is another.
+        question["serial"] = 2;
+        QVERIFY(PersonQuestion::identity(question) != shown);
+        QCOMPARE(PersonQuestion::identity(json{{"request_id", std::string(300, 'x')}}),
+                 QStringLiteral("\n\n\n\n(300 bytes)"));
+        QCOMPARE(PersonQuestion::identity(json::array()), QString());
     }
 };
 

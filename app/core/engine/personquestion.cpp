@@ -7,6 +7,7 @@
 #include "project/schemavalidator.h"
 
 #include <QRegularExpression>
+#include <QStringList>
 
 using nlohmann::json;
 
@@ -124,4 +125,23 @@ QString PersonQuestion::check(const json &question, ManualAnswer &answer)
                               "shown and send the call) or {\"action\": \"reject\"} (fail the call)");
     }
     return QStringLiteral("the question is of no kind the studio knows");
+}
+
+QString PersonQuestion::identity(const json &question)
+{
+    if (!question.is_object())
+        return {};
+    QStringList parts;
+    for (const char *key : {"serial", "kind", "server", "method", "request_id"}) {
+        const auto found = question.find(key);
+        if (found == question.end())
+            parts << QString();
+        else if (found->is_string() && found->get_ref<const std::string &>().size() > 256)
+            parts << QStringLiteral("(%1 bytes)").arg(found->get_ref<const std::string &>().size());
+        else if (found->is_primitive())
+            parts << QString::fromStdString(found->dump(-1, ' ', false, json::error_handler_t::replace));
+        else
+            parts << QStringLiteral("(%1)").arg(QLatin1String(found->type_name()));
+    }
+    return parts.join(u'\n');
 }

@@ -36,4 +36,10 @@ QString check(const nlohmann::json &question, ManualAnswer &answer);
 QString kind(const nlohmann::json &question);
 /// The question as its handler asked it: without the "serial" the engine numbers it with.
 nlohmann::json asked(nlohmann::json question);
+/// What tells `question` from another of the same attempt without reading all of it:
+/// its "serial", "kind", "server", "method" and "request_id" (an id longer than 256
+/// characters by its length) as one line; "" for a question that is not an object. A
+/// sampling question may carry megabytes of media: a view that checks every second
+/// whether its question changed compares this, not the question (attack42 B2).
+QString identity(const nlohmann::json &question);
 } // namespace PersonQuestion

@@ -4,6 +4,7 @@
 
 #include "exchange/toolexport.h"
 #include "jsoninput.h"
+#include "project/jpegscans.h"
 #include "project/jsonqt.h"
 #include "project/manifestreader.h"
 #include "project/printabletext.h"
@@ -292,6 +293,15 @@ QString imageDataProblem(std::string_view mimeType, std::string_view base64)
             : QStringLiteral("the data is not a WebP image (%2 declared)");
     else
         return QStringLiteral("%1 is not an image type a model is given").arg(quoteText(mimeType));
+    if (problem.isEmpty() && mimeType == "image/jpeg") {
+        // A scan bomb would hold the provider's decoder (and a person's view) for minutes.
+        const QByteArray bytes
+            = QByteArray::fromBase64(QByteArray::fromRawData(base64.data(), qsizetype(base64.size())));
+        if (const int scans = JpegScans::count(bytes); scans > JpegScans::MaxScans)
+            return QStringLiteral("the JPEG has %1 scans, more than %2 (a progressive one has about 10)")
+                .arg(scans)
+                .arg(JpegScans::MaxScans);
+    }
     return problem.isEmpty() ? problem : problem.arg(QLatin1String(mimeType.data(), qsizetype(mimeType.size())));
 }
 

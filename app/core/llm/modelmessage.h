@@ -101,7 +101,9 @@ std::string audioFormat(std::string_view mimeType);
 bool isBase64(std::string_view text);
 /// Why the bytes `base64` encodes are not an image of `mimeType` (one of
 /// ImageMimeTypes), told by their first bytes ("the data is not a PNG image"); "" when
-/// they are. A provider refuses an image whose bytes are not of the type it is named.
+/// they are. A provider refuses an image whose bytes are not of the type it is named. A
+/// JPEG of more than JpegScans::MaxScans scans is refused too ("the JPEG has 2006 scans,
+/// more than 100 …": a scan bomb).
 QString imageDataProblem(std::string_view mimeType, std::string_view base64);
 /// An image part's inline image: the MIME type and the base64 of its data URL; nullopt
 /// when it is no `data:MIME;base64,` URL.

@@ -60,6 +60,8 @@ QString contentText(const json &content, SamplingMedia &media)
             return QStringLiteral("[%1 %2: %3]").arg(type).arg(block->shown).arg(mime);
         return QStringLiteral("[%1 %2: not shown: %3]").arg(type, mime, block->notKept);
     }
+    if (SamplingMedia::isMedia(content)) // one of those only counted (SamplingMedia::notChecked)
+        return QStringLiteral("[%1: not shown]").arg(type);
     return QStringLiteral("[%1]").arg(elidedText(type.isEmpty() ? QStringLiteral("?") : type, 40));
 }
 
@@ -175,7 +177,10 @@ struct ModelContent
 {
     json parts = json::array(); ///< neutral parts, adjacent text in one
     std::size_t textBytes = 0;
-    bool media = false; ///< some part is an image or audio: the content is the parts, else their text
+    /// Bytes of text the content may have (what is left of MaxModelRequestBytes).
+    std::size_t maxTextBytes = McpPersonQuestion::MaxModelRequestBytes;
+    bool tooLong = false; ///< more text than maxTextBytes: the rest is not built
+    bool media = false;   ///< some part is an image or audio: the content is the parts, else their text
 };
 
 /// What of a request a model is not given: the blocks counted, the media's reasons noted.
@@ -190,6 +195,10 @@ struct Omissions
 void addText(ModelContent &content, const QString &text)
 {
     const std::string utf8 = text.toStdString();
+    if (content.textBytes + utf8.size() > content.maxTextBytes) {
+        content.tooLong = true;
+        return;
+    }
     content.textBytes += utf8.size();
     if (!content.parts.empty() && content.parts.back()["type"] == "text")
         content.parts.back()["text"].get_ref<std::string &>().append("\n").append(utf8);
@@ -199,17 +208,27 @@ void addText(ModelContent &content, const QString &text)
 
 /// One message's content as the parts a model is given: text blocks as they are, an
 /// image or audio block SamplingMedia passes as its part (its modelPart records where), any other
-/// block (a tool's use or result, an image not sent) a note that it was not sent.
+/// block (a tool's use or result, an image not sent) a note that it was not sent. Stops
+/// at the block whose text is past out.maxTextBytes (measured before it is copied).
 void modelParts(const json &content, std::size_t message, SamplingMedia &media, ModelContent &out, Omissions &omitted,
                 bool blocks = true)
 {
     if (content.is_array() && blocks) {
-        for (const json &block : content)
+        for (const json &block : content) {
             modelParts(block, message, media, out, omitted, false);
+            if (out.tooLong)
+                return;
+        }
         return;
     }
     const QString type = content.is_object() ? stringOf(content, "type") : QString();
     if (type == QLatin1String("text")) {
+        const auto text = content.find("text");
+        if (text != content.end() && text->is_string()
+            && out.textBytes + text->get_ref<const std::string &>().size() > out.maxTextBytes) {
+            out.tooLong = true;
+            return;
+        }
         addText(out, stringOf(content, "text"));
         return;
     }
@@ -218,6 +237,8 @@ void modelParts(const json &content, std::size_t message, SamplingMedia &media, 
         out.parts.push_back(std::move(block->part)); // given once
         out.media = true;
         return;
+    } else if (!block && SamplingMedia::isMedia(content)) {
+        ++omitted.moreMedia; // one of those SamplingMedia only counted
     } else if (block) {
         if (omitted.mediaNotes.size() < Omissions::MaxMediaNotes)
             omitted.mediaNotes << QStringLiteral("messages[%1] %2 %3: %4; not sent")
@@ -383,13 +404,16 @@ json modelRequest(const json &messages, const json &params, SamplingMedia &media
                          .arg(elidedText(role, 20))
                          .toStdString()}};
         ModelContent content;
+        content.maxTextBytes = McpPersonQuestion::MaxModelRequestBytes - bytes;
         const auto blocks = message.find("content");
         static const json none;
         // By reference: the media are found by the blocks' addresses.
         modelParts(blocks != message.end() ? *blocks : none, i, media, content, omitted);
         bytes += content.textBytes;
-        if (bytes > McpPersonQuestion::MaxModelRequestBytes)
+        if (content.tooLong) {
+            bytes = McpPersonQuestion::MaxModelRequestBytes + 1;
             break;
+        }
         json text = content.media   ? std::move(content.parts)
             : content.parts.empty() ? json(std::string())
                                     : std::move(content.parts[0]["text"]);
@@ -437,6 +461,18 @@ std::optional<json> sampling(json question, const json &params, QString *error)
         *error = QStringLiteral("sampling/createMessage needs \"messages\", a non-empty array");
         return std::nullopt;
     }
+    // Counted before anything is built: each block costs a check, a name, a part.
+    std::size_t blocks = 0;
+    for (const json &message : *messages) {
+        const auto content = message.is_object() ? message.find("content") : message.end();
+        blocks += content != message.end() && content->is_array() ? content->size() : 1;
+    }
+    if (blocks > McpPersonQuestion::MaxContentBlocks) {
+        *error = QStringLiteral("the request's messages hold %1 content blocks; Tool Studio takes at most %2")
+                     .arg(blocks)
+                     .arg(McpPersonQuestion::MaxContentBlocks);
+        return std::nullopt;
+    }
     SamplingMedia media(*messages);
     static const json none;
     // A transcript a person reads, bounded however many megabytes the server sent.
@@ -456,6 +492,11 @@ std::optional<json> sampling(json question, const json &params, QString *error)
     transcript = clippedText(transcript, McpPersonQuestion::MaxMessageChars);
     if (shown < messages->size())
         transcript += QStringLiteral("\n… (%1 more messages not shown)").arg(messages->size() - shown);
+    if (media.notChecked() > 0)
+        transcript += QStringLiteral("\n… (%1 more images and audio clips not shown: past the %2 kept and %3 named)")
+                          .arg(media.notChecked())
+                          .arg(SamplingMedia::MaxBlocks)
+                          .arg(SamplingMedia::MaxNamedNotKept);
     question["kind"] = "sampling";
     question["message"] = transcript.toStdString();
     if (const QString system = stringOf(params, "systemPrompt"); !system.isEmpty())
@@ -476,7 +517,9 @@ std::optional<json> McpPersonQuestion::question(const QString &server, const Mcp
 {
     json question
         = {{"server", server.toStdString()}, {"method", request.method.toStdString()}, {"request_id", request.id}};
-    const json params = request.params.is_object() ? request.params : json::object();
+    static const json noParams = json::object();
+    // By reference: a sampling request's params may be tens of megabytes.
+    const json &params = request.params.is_object() ? request.params : noParams;
     if (request.method == QLatin1String("elicitation/create"))
         return elicitation(std::move(question), params, error);
     if (request.method == QLatin1String("sampling/createMessage"))

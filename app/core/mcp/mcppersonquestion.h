@@ -40,6 +40,12 @@ constexpr std::size_t MaxUrlBytes = 8192;
 constexpr std::size_t MaxModelRequestBytes = 256 * 1024;
 /// Messages of a sampling request given to a model.
 constexpr std::size_t MaxModelMessages = 1000;
+/// Content blocks of a sampling request's messages together (a message's content that is
+/// one block counts one): ten for each of the MaxModelMessages a model is given, far
+/// more than a conversation holds, and few enough that checking and naming each costs
+/// milliseconds. A request of more (a server's 34 MB of 2 000 000 image blocks cost
+/// ~1.8 GB and ~12 s, attack42 B1) is refused before anything of it is built.
+constexpr std::size_t MaxContentBlocks = 10000;
 /// A sampling request's stopSequences given to a model (OpenAI's Chat Completions take
 /// at most 4), each 1 to MaxStopSequenceBytes bytes of text.
 constexpr std::size_t MaxStopSequences = 4;
@@ -53,7 +59,9 @@ constexpr std::size_t MaxHintBytes = 256;
 /// JSON-RPC error) when it cannot be asked: a requestedSchema that is not an object
 /// schema, too large, too deep or does not compile; a URL-mode elicitation whose url is
 /// not an http(s) URL with a host and without user info, or has no elicitationId; a
-/// sampling request without messages. A URL-mode question has "mode": "url", "url",
+/// sampling request without messages or of more than MaxContentBlocks content blocks
+/// ("the request's messages hold 2000000 content blocks; Tool Studio takes at most
+/// 10000"). A URL-mode question has "mode": "url", "url",
 /// "host" (its ASCII form) and "elicitation_id", and no schema. A sampling question
 /// has "model_request", what a model is asked when one answers it instead of a person
 /// (docs/mcp.md "A model writes the reply"): {"messages": [{"role": "user" |

@@ -16,12 +16,6 @@ QString sizeText(std::size_t bytes)
     return QLocale::c().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeIecFormat);
 }
 
-bool isMedia(const json &block)
-{
-    const auto type = block.is_object() ? block.find("type") : block.end();
-    return type != block.end() && (*type == "image" || *type == "audio");
-}
-
 /// The data of a neutral image or audio `part`; null when it is none.
 json partData(const json &part)
 {
@@ -52,11 +46,16 @@ SamplingMedia::SamplingMedia(const json &messages)
             continue;
         const auto role = message.find("role");
         const QString name = role != message.end() && role->is_string()
-            ? elidedText(QString::fromStdString(role->get<std::string>()), 20)
+            ? elidedText(QString::fromStdString(role->get_ref<const std::string &>().substr(0, 80)), 20)
             : QStringLiteral("?");
         const auto add = [&](const json &block) {
             if (!isMedia(block))
                 return;
+            // Past the named ones, a block not kept is only counted: no entry, no copy.
+            if (!fits(block) && m_namedNotKept >= MaxNamedNotKept) {
+                ++m_notChecked;
+                return;
+            }
             m_byBlock.emplace(&block, m_blocks.size());
             m_blocks.push_back(check(block, name));
         };
@@ -66,6 +65,20 @@ SamplingMedia::SamplingMedia(const json &messages)
         else
             add(*content);
     }
+}
+
+bool SamplingMedia::isMedia(const json &block)
+{
+    const auto type = block.is_object() ? block.find("type") : block.end();
+    return type != block.end() && (*type == "image" || *type == "audio");
+}
+
+bool SamplingMedia::fits(const json &block) const
+{
+    const auto data = block.find("data");
+    const std::size_t bytes
+        = data != block.end() && data->is_string() ? data->get_ref<const std::string &>().size() : 0;
+    return bytes > 0 && m_kept < MaxBlocks && bytes <= MaxBlockBytes && m_bytes + bytes <= MaxTotalBytes;
 }
 
 SamplingMedia::Block *SamplingMedia::find(const json &block)
@@ -106,6 +119,7 @@ SamplingMedia::Block SamplingMedia::check(const json &block, const QString &role
         checked.notKept
             = QStringLiteral("the request's images and audio are more than %1 together").arg(sizeText(MaxTotalBytes));
     if (!checked.notKept.isEmpty()) {
+        ++m_namedNotKept;
         checked.notSent = checked.notKept;
         return checked;
     }

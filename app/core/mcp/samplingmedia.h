@@ -28,6 +28,10 @@ public:
     static constexpr std::size_t MaxTotalBytes = 8 * 1024 * 1024;
     /// Characters of a mimeType kept (printable).
     static constexpr qsizetype MaxMimeChars = 100;
+    /// Blocks not kept (over the budget, without data) checked and named one by one;
+    /// later ones are only counted (notChecked()), so that a request of millions of
+    /// blocks costs no entry for each (attack42 B1).
+    static constexpr std::size_t MaxNamedNotKept = 20;
 
     struct Block
     {
@@ -45,15 +49,20 @@ public:
     };
 
     /// Checks the image and audio blocks of `messages` (alone or in arrays of blocks), in
-    /// order, against the budget. A model is given PNG, JPEG, GIF and WebP images
+    /// order, against the budget: at most MaxBlocks kept and MaxNamedNotKept not kept
+    /// are checked, the others counted. A model is given PNG, JPEG, GIF and WebP images
     /// (ModelMessage::ImageMimeTypes) whose bytes are of their type, and WAV or MP3 audio,
     /// of a `user` message, as base64. `messages` must outlive this.
     explicit SamplingMedia(const nlohmann::json &messages);
 
     /// The checked block `block` of the messages is (found by its address); nullptr for
-    /// any other block.
+    /// any other block (one only counted among notChecked() included).
     Block *find(const nlohmann::json &block);
     const std::vector<Block> &blocks() const { return m_blocks; }
+    /// Image and audio blocks neither kept nor checked: past MaxNamedNotKept not kept.
+    std::size_t notChecked() const { return m_notChecked; }
+    /// `block` is an image or audio block ({"type": "image" | "audio"}).
+    static bool isMedia(const nlohmann::json &block);
     /// No block's part is in a model's request (it could not be built): shown() gives their data.
     void clearModelParts();
 
@@ -69,9 +78,13 @@ public:
 
 private:
     Block check(const nlohmann::json &block, const QString &role);
+    /// `block` would be kept: data within the budget (measured, nothing copied).
+    bool fits(const nlohmann::json &block) const;
 
     std::vector<Block> m_blocks;
     std::unordered_map<const nlohmann::json *, std::size_t> m_byBlock;
     std::size_t m_kept = 0;
     std::size_t m_bytes = 0;
+    std::size_t m_namedNotKept = 0;
+    std::size_t m_notChecked = 0;
 };
