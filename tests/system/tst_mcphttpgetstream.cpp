@@ -206,10 +206,10 @@ void TestMcpHttpGetStream::pingFloodIsPaced()
     session->close();
 }
 
-// attack42 F2: the pace counts whole events only. A GET stream of ": keep-alive" comment
-// lines (or `id:` lines, an endless data line, a body that is no event stream) as fast as
-// the studio reads is read without a pause: about 85 % of a core (Debug), as the ping flood
-// of attack39 F4 before the pace.
+// attack42 F2: the pace counted whole events only. A GET stream of ": keep-alive" comment
+// lines (or `id:` lines, an endless data line) as fast as the studio reads was read
+// without a pause: about 85 % of a core (Debug), as the ping flood of attack39 F4 before
+// the pace. Bytes are paced too now (MaxBytesPerWindow).
 void TestMcpHttpGetStream::commentFloodIsPaced()
 {
     McpHttpTransport *transport = nullptr;
@@ -243,9 +243,10 @@ void TestMcpHttpGetStream::endlessBodyIsNotRead()
     session->close();
 }
 
-// attack42 F3: McpAnswerBudget paces the answers to `ping` and `roots/list` only; a flood
-// of requests of any other method is answered each ("Method not found"), a POST each:
-// about 300 a second (the rest refused by MaxOpenPosts), the cost attack39 F4 meant to end.
+// attack42 F3: McpAnswerBudget paced the answers to `ping` and `roots/list` only; a flood
+// of requests of any other method had each answered ("Method not found"), a POST each:
+// about 300 a second, the cost attack39 F4 meant to end. Over HTTP refusals come out of
+// the budget now.
 void TestMcpHttpGetStream::unknownRequestFloodIsAnsweredAtAPace()
 {
     McpHttpTransport *transport = nullptr;
@@ -268,8 +269,8 @@ void TestMcpHttpGetStream::unknownRequestFloodIsAnsweredAtAPace()
 
 // attack42 F1: initialize answered on an event stream with a revision the studio does not
 // speak. The handshake fails inside McpHttpTransport::deliver (messageReceived), the
-// session stops the transport, stop() destroys the POST's Post, and deliver then reads
-// post.requestId (mcphttptransport.cpp:392): a heap-use-after-free under ASan.
+// session stops the transport, stop() destroys the POST's Post, and deliver then read
+// post.requestId: a heap-use-after-free under ASan. It decides before handing on now.
 void TestMcpHttpGetStream::failedHandshakeOnAnEventStream()
 {
     McpHttpTransport *transport = nullptr;
