@@ -268,6 +268,12 @@ private Q_SLOTS:
     // before building anything.
     void millionsOfMediaBlocksAreNotEachKept()
     {
+#ifdef __SANITIZE_ADDRESS__
+        // AddressSanitizer's quarantine keeps what is freed: the walk's temporaries count.
+        constexpr long MaxGrownMiB = 64;
+#else
+        constexpr long MaxGrownMiB = 16;
+#endif
         json blocks = json::array();
         for (int i = 0; i < 2'000'000; ++i)
             blocks.push_back(json{{"type", "image"}});
@@ -283,7 +289,7 @@ private Q_SLOTS:
             QCOMPARE(media.notChecked(), std::size_t(2'000'000) - SamplingMedia::MaxNamedNotKept);
             const long grown = (peakKiB() - before) / 1024;
             qInfo("SamplingMedia: %lld ms, peak +%ld MiB", clock.elapsed(), grown);
-            QVERIFY2(grown < 16, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
+            QVERIFY2(grown < MaxGrownMiB, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
         }
         resetPeak();
         const long before2 = peakKiB();
@@ -298,7 +304,7 @@ private Q_SLOTS:
                  QStringLiteral("the request's messages hold 2000000 content blocks; Tool Studio takes at most "
                                 "10000"));
         // The server's message is ~34 MB of JSON; the refusal builds nothing of it.
-        QVERIFY2(grown < 16, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
+        QVERIFY2(grown < MaxGrownMiB, qPrintable(QStringLiteral("peak grew %1 MiB").arg(grown)));
         QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
     }
 
