@@ -10,15 +10,17 @@ AttemptRowsWritten::Plan AttemptRowsWritten::plan(const Step &step, bool fold, b
     const qsizetype before = known ? written->size() : 0;
     const bool unsettled = m_unsettled.contains(step.sequence);
     plan.deleteAll = known ? before > 0 && (fold || unsettled || before > qsizetype(step.attempts.size())) : olderRows;
-    if (!unsettled)
-        m_unsettled.insert(step.sequence);
     if (fold) {
+        // No rows to build on: whether this write is settled never matters (the common
+        // step, written once with its attempt folded, costs no bookkeeping).
         if (known)
             m_written.erase(written);
         else if (olderRows)
             m_written.insert(step.sequence, {}); // replaced: none left
         return plan;
     }
+    if (!unsettled)
+        m_unsettled.insert(step.sequence);
     if (!known)
         written = m_written.insert(step.sequence, {});
     QList<Mark> &marks = *written;
