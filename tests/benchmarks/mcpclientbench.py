@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 Tool Studio authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""`mcpclientbench.py TOOLSTUDIO SERVERS_DIR [ROUNDS]`: the MCP client's tools/call (issue 21).
+"""`mcpclientbench.py TOOLSTUDIO SERVERS_DIR [ROUNDS [PEER]]`: the MCP client's tools/call (issue 21).
 
 ROUNDS calls of the reference server's `echo` tool (`@modelcontextprotocol/server-everything`,
 installed under SERVERS_DIR/node_modules by ./toolstudio.sh test), one at a time, from an
@@ -10,7 +10,12 @@ durable, journaled step on the server's stdio session — against a minimal sing
 stdio client in Python sending the same `tools/call` to the same server (node, same entry
 point, same arguments). The script and the client time their own loops; the two alternate
 REPEATS times and the medians are compared. Prints one table row; goal: at most 1.3x.
-Plain Python, no packages.
+
+With PEER (toolstudio-bench-peer, tests/benchmarks/limitpeer.cpp), a third measure
+alternates with the two: the machine's limit for the studio's own I/O — the same agent
+script and shim, unsandboxed, whose bridge calls the peer relays one at a time to the same
+server (one thread, blocking reads and writes, no JSON library, no journal); the row then
+also gives the studio's distance from it. Plain Python, no packages.
 """
 import json
 import os
@@ -77,6 +82,23 @@ def bare_client(project, work, warmup, rounds):
     return micros
 
 
+def peer_run(peer, project, work):
+    """Mean microseconds per call as the agent script timed them, relayed by PEER."""
+    runtime = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "resources", "runtime")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "TOOLSTUDIO_BRIDGE_FD": "3",
+           "PYTHONPATH": os.path.normpath(os.path.join(runtime, "python"))}
+    with open(os.path.join(work, "peer-server.log"), "wb") as stderr:
+        run = subprocess.run([peer, "--relay", "node", ENTRY, "--", sys.executable,
+                              os.path.join(project, "scripts", "bench.py")],
+                             cwd=project, env=env, stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=600)
+    lines = [l for l in run.stdout.splitlines() if l.startswith("BENCH ")]
+    if run.returncode != 0 or not lines:
+        with open(os.path.join(work, "peer-server.log"), errors="replace") as log:
+            sys.exit("toolstudio-bench-peer --relay failed (exit %d):\n%s\n%s"
+                     % (run.returncode, run.stdout[-3000:], log.read()[-3000:]))
+    return json.loads(lines[0][len("BENCH "):])["micros"]
+
+
 def studio_run(toolstudio, project, env):
     """Mean microseconds per call as the agent script timed them in `toolstudio run`."""
     run = subprocess.run([toolstudio, "run", "--trust", project, "bench"], env=env,
@@ -90,10 +112,11 @@ def studio_run(toolstudio, project, env):
 
 def main():
     if len(sys.argv) < 3:
-        sys.exit("usage: mcpclientbench.py TOOLSTUDIO SERVERS_DIR [ROUNDS]")
+        sys.exit("usage: mcpclientbench.py TOOLSTUDIO SERVERS_DIR [ROUNDS [PEER]]")
     toolstudio = os.path.abspath(sys.argv[1])
     modules = os.path.join(sys.argv[2], "node_modules")
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+    peer = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
     warmup = 20
     if not os.path.exists(os.path.join(sys.argv[2], ENTRY)):
         sys.exit("the MCP reference server is not in %s: ./toolstudio.sh test installs it" % modules)
@@ -109,19 +132,26 @@ def main():
             f.write(SCRIPT.format(warmup=warmup, rounds=rounds, message=MESSAGE))
         env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"))
         # Alternated, medians of REPEATS: the server's own time moves with the machine's load.
-        studio, bare = [], []
+        studio, bare, relayed = [], [], []
         for _ in range(REPEATS):
             studio.append(studio_run(toolstudio, project, env))
             bare.append(bare_client(project, work, warmup, rounds))
             os.chdir(work)
+            if peer:
+                relayed.append(peer_run(peer, project, work))
         studio_micros = statistics.median(studio)
         bare_micros = statistics.median(bare)
 
     ratio = studio_micros / bare_micros
+    limit = ""
+    if peer:
+        peer_micros = statistics.median(relayed)
+        limit = (" same script relayed by toolstudio-bench-peer %.0f us: the studio is %.1fx the limit |"
+                 % (peer_micros, studio_micros / peer_micros))
     print("| MCP client tools/call (server-everything echo over stdio, %d rounds, medians of %d) | "
           "agent script through the studio, journaled %.0f us | bare Python stdio client %.0f us | "
-          "ratio %.1fx (goal <= 1.3x: %s) |"
-          % (rounds, REPEATS, studio_micros, bare_micros, ratio, "met" if ratio <= 1.3 else "missed"))
+          "ratio %.1fx (goal <= 1.3x: %s) |%s"
+          % (rounds, REPEATS, studio_micros, bare_micros, ratio, "met" if ratio <= 1.3 else "missed", limit))
 
 
 if __name__ == "__main__":
