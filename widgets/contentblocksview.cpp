@@ -9,6 +9,8 @@
 #include <QImage>
 #include <QImageReader>
 #include <QLocale>
+#include <QPainter>
+#include <QScrollBar>
 #include <QTextDocument>
 
 using nlohmann::json;
@@ -47,6 +49,46 @@ qint64 decodedSize(const QByteArray &base64)
     return std::max<qint64>(0, base64.size() / 4 * 3 - padding);
 }
 
+/// The size an image of `size` is shown at: scaled down to fit MaxShownWidth ×
+/// MaxShownHeight, an icon-sized one enlarged by a whole factor (so it can be seen at all).
+QSize shownSize(const QSize &size)
+{
+    if (size.width() > ContentBlocksView::MaxShownWidth || size.height() > ContentBlocksView::MaxShownHeight)
+        return size.scaled(ContentBlocksView::MaxShownWidth, ContentBlocksView::MaxShownHeight, Qt::KeepAspectRatio);
+    if (const int longest = std::max(size.width(), size.height()); longest < ContentBlocksView::MinShownSide)
+        return size * (ContentBlocksView::MinShownSide / std::max(1, longest));
+    return size;
+}
+
+/// An image decoded (and scaled to shownSize()), or why not. Runs on any thread.
+struct DecodedImage
+{
+    QImage image;
+    QString error;
+};
+
+DecodedImage decodeImage(const QByteArray &bytes, const QByteArray &format)
+{
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer, format);
+    reader.setAutoDetectImageFormat(false);
+    reader.setAllocationLimit(ContentBlocksView::MaxImageAllocationMiB);
+    DecodedImage decoded;
+    if (!reader.read(&decoded.image)) {
+        decoded.error = reader.errorString();
+        decoded.image = QImage();
+        return decoded;
+    }
+    const QSize shown = shownSize(decoded.image.size());
+    if (shown != decoded.image.size())
+        decoded.image = decoded.image.scaled(shown, Qt::KeepAspectRatio,
+                                             shown.width() < decoded.image.width() ? Qt::SmoothTransformation
+                                                                                   : Qt::FastTransformation);
+    return decoded;
+}
+
 } // namespace
 
 ContentBlocksView::ContentBlocksView(QWidget *parent)
@@ -73,9 +115,18 @@ bool ContentBlocksView::hasContent(const json &result)
 
 QVariant ContentBlocksView::loadResource(int type, const QUrl &name)
 {
-    if (type == QTextDocument::ImageResource && m_images.contains(name))
-        return m_images.value(name);
+    if (type != QTextDocument::ImageResource)
+        return {};
+    if (const auto image = m_images.constFind(name); image != m_images.cend())
+        return *image;
+    if (const auto waiting = m_decoding.constFind(name); waiting != m_decoding.cend())
+        return waiting->placeholder;
     return {};
+}
+
+QString ContentBlocksView::refusedHtml(const QString &what, const QString &why)
+{
+    return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: %2").arg(what, why).toHtmlEscaped());
 }
 
 QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mimeType)
@@ -87,9 +138,7 @@ QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mi
     if (bytes.isEmpty())
         return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: its data is not base64").arg(type).toHtmlEscaped());
     const QString what = QStringLiteral("%1, %2").arg(type, QLocale().formattedDataSize(bytes.size(), 1));
-    const auto refused = [&](const QString &why) {
-        return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: %2").arg(what, why).toHtmlEscaped());
-    };
+    const auto refused = [&](const QString &why) { return refusedHtml(what, why); };
     QBuffer buffer;
     buffer.setData(bytes);
     buffer.open(QIODevice::ReadOnly);
@@ -124,31 +173,80 @@ QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mi
                            .arg(m_pixels / 1'000'000)
                            .arg(MaxViewPixels / 1'000'000));
     m_pixels += qint64(declared.width()) * declared.height();
-    QImage image;
-    if (!reader.read(&image))
-        return refused(reader.errorString());
-    const QSize full = image.size();
-    if (image.width() > MaxShownWidth || image.height() > MaxShownHeight) {
-        image = image.scaled(MaxShownWidth, MaxShownHeight, Qt::KeepAspectRatio, Qt::SmoothTransformation);
-    } else if (const int longest = std::max(image.width(), image.height()); longest < MinShownSide) {
-        // An icon-sized picture is enlarged by whole pixels, so it can be seen at all.
-        const int factor = MinShownSide / std::max(1, longest);
-        image = image.scaled(image.width() * factor, image.height() * factor, Qt::KeepAspectRatio,
-                             Qt::FastTransformation);
+    const QUrl url(QStringLiteral("content:image/%1").arg(m_images.size() + m_decoding.size()));
+    const QString caption = tr("%1, %2×%3").arg(what).arg(declared.width()).arg(declared.height()).toHtmlEscaped();
+    const auto html = [&](const QSize &shown) {
+        return QStringLiteral("<p><img src=\"%1\" width=\"%2\" height=\"%3\"><br>%4</p>")
+            .arg(url.toString())
+            .arg(shown.width())
+            .arg(shown.height())
+            .arg(caption);
+    };
+    if (qint64(declared.width()) * declared.height() <= MaxPixelsDecodedAtOnce) {
+        const DecodedImage decoded = decodeImage(bytes, format);
+        if (decoded.image.isNull())
+            return refused(decoded.error);
+        m_images.insert(url, decoded.image);
+        return html(decoded.image.size());
     }
-    const QUrl url(QStringLiteral("content:image/%1").arg(m_images.size()));
-    m_images.insert(url, image);
-    return QStringLiteral("<p><img src=\"%1\" width=\"%2\" height=\"%3\"><br>%4</p>")
-        .arg(url.toString())
-        .arg(image.width())
-        .arg(image.height())
-        .arg(tr("%1, %2×%3").arg(what).arg(full.width()).arg(full.height()).toHtmlEscaped());
+    // A large picture is decoded on a pool thread (a 40-million-pixel PNG takes the
+    // better part of a second); a placeholder of its shown size stands in for it.
+    const QSize shown = shownSize(declared);
+    QImage placeholder(shown, QImage::Format_RGB32);
+    placeholder.fill(palette().color(QPalette::AlternateBase));
+    QPainter painter(&placeholder);
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(placeholder.rect(), Qt::AlignCenter, tr("decoding…"));
+    painter.end();
+    const QString placeholderHtml = html(shown);
+    m_decoding.insert(url, {bytes, format, placeholderHtml, what, placeholder});
+    return placeholderHtml;
+}
+
+void ContentBlocksView::decodeLater()
+{
+    if (m_decoding.isEmpty())
+        return;
+    QList<std::pair<QUrl, std::pair<QByteArray, QByteArray>>> work;
+    for (auto it = m_decoding.cbegin(); it != m_decoding.cend(); ++it)
+        work.append({it.key(), {it->bytes, it->format}});
+    m_decodes.schedule(
+        this,
+        [work] {
+            QList<std::pair<QUrl, DecodedImage>> decoded;
+            for (const auto &[url, image] : work)
+                decoded.append({url, decodeImage(image.first, image.second)});
+            return decoded;
+        },
+        [this](const QList<std::pair<QUrl, DecodedImage>> &decoded) {
+            QString html = m_html;
+            for (const auto &[url, image] : decoded) {
+                const Decoding waiting = m_decoding.take(url);
+                if (image.image.isNull()) {
+                    html.replace(waiting.placeholderHtml, refusedHtml(waiting.what, image.error));
+                } else {
+                    m_images.insert(url, image.image);
+                    document()->addResource(QTextDocument::ImageResource, url, image.image);
+                }
+            }
+            if (html != m_html) { // a picture Qt could not decode after all: said in words
+                const int scrolled = verticalScrollBar()->value();
+                m_html = html;
+                setHtml(m_html);
+                verticalScrollBar()->setValue(scrolled);
+            }
+            viewport()->update();
+            Q_EMIT imagesDecoded();
+        });
 }
 
 void ContentBlocksView::setResult(const json &result, const QStringList &labels)
 {
     clear();
     m_images.clear();
+    m_decoding.clear();
+    m_decodes.cancel();
+    m_html.clear();
     m_pixels = 0;
     if (!hasContent(result))
         return;
@@ -214,5 +312,7 @@ void ContentBlocksView::setResult(const json &result, const QStringList &labels)
             html += QStringLiteral("<p>%1</p>").arg(tr("not shown here: see the Tree tab").toHtmlEscaped());
         }
     }
+    m_html = html;
     setHtml(html);
+    decodeLater();
 }

@@ -15,8 +15,10 @@
 #include <QElapsedTimer>
 #include <QImageWriter>
 #include <QLocale>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextDocument>
 
 using nlohmann::json;
 
@@ -187,6 +189,71 @@ private Q_SLOTS:
         // A new result starts counting again.
         view.setResult(json{{"content", json::array({image})}});
         QVERIFY2(!view.toPlainText().contains(QStringLiteral("at most 80 million")), qPrintable(view.toPlainText()));
+    }
+
+    // A picture of more than a million pixels is decoded on a pool thread: setResult()
+    // shows a placeholder of its shown size and its caption, the picture replaces the
+    // placeholder when decoded, and one Qt cannot decode after all is said in words then.
+    void largeImagesAreDecodedOffTheGuiThread()
+    {
+        QImage red(2000, 1000, QImage::Format_RGB32);
+        red.fill(Qt::red);
+        QBuffer out;
+        out.open(QIODevice::WriteOnly);
+        QVERIFY(red.save(&out, "png"));
+        json image = block("image");
+        image["data"] = out.data().toBase64().toStdString();
+        image["mimeType"] = "image/png";
+        ContentBlocksView view;
+        QSignalSpy decoded(&view, &ContentBlocksView::imagesDecoded);
+        view.setResult(json{{"content", json::array({image})}});
+        QVERIFY(view.isDecoding());
+        QCOMPARE(view.imageCount(), 0);
+        const QString caption
+            = QStringLiteral("image/png, %1, 2000×1000").arg(QLocale().formattedDataSize(out.size(), 1));
+        QVERIFY2(view.toPlainText().contains(caption), qPrintable(view.toPlainText()));
+        const QUrl url(QStringLiteral("content:image/0"));
+        const QImage placeholder = view.document()->resource(QTextDocument::ImageResource, url).value<QImage>();
+        QCOMPARE(placeholder.size(), QSize(640, 320));
+        QVERIFY(placeholder.pixelColor(2, 2) != QColor(Qt::red));
+        QVERIFY(decoded.wait(10000));
+        QVERIFY(!view.isDecoding());
+        QCOMPARE(view.imageCount(), 1);
+        const QImage shown = view.document()->resource(QTextDocument::ImageResource, url).value<QImage>();
+        QCOMPARE(shown.size(), QSize(640, 320));
+        QCOMPARE(shown.pixelColor(320, 160), QColor(Qt::red));
+        QVERIFY2(view.toPlainText().contains(caption), qPrintable(view.toPlainText()));
+
+        // Its header whole, its pixel data cut: the words replace the placeholder.
+        const QByteArray cut = out.data().left(out.size() / 2);
+        image["data"] = cut.toBase64().toStdString();
+        view.setResult(json{{"content", json::array({image})}});
+        QVERIFY(view.isDecoding());
+        QVERIFY(decoded.wait(10000));
+        QCOMPARE(view.imageCount(), 0);
+        const QString words = view.toPlainText();
+        QVERIFY2(words.contains(QStringLiteral("image/png, %1: not shown: Unable to read image data")
+                                    .arg(QLocale().formattedDataSize(cut.size(), 1))),
+                 qPrintable(words));
+        QVERIFY2(!words.contains(QStringLiteral("2000×1000")), qPrintable(words));
+
+        // A new result before the decode ends: the old picture never arrives.
+        image["data"] = out.data().toBase64().toStdString();
+        view.setResult(json{{"content", json::array({image})}});
+        json text = block("text");
+        text["text"] = "next";
+        view.setResult(json{{"content", json::array({text})}});
+        QVERIFY(!view.isDecoding());
+        QTest::qWait(300);
+        QCOMPARE(decoded.size(), 2);
+        QCOMPARE(view.imageCount(), 0);
+        QCOMPARE(view.toPlainText(), QStringLiteral("1 · text\nnext"));
+
+        // The view deleted while a picture decodes: nothing is delivered to it.
+        auto *gone = new ContentBlocksView;
+        gone->setResult(json{{"content", json::array({image})}});
+        delete gone;
+        QTest::qWait(300);
     }
 
     void resultsWithoutBlocksHaveNoContentTab_data()
