@@ -216,6 +216,11 @@ private Q_SLOTS:
         const QImage placeholder = view.document()->resource(QTextDocument::ImageResource, url).value<QImage>();
         QCOMPARE(placeholder.size(), QSize(640, 320));
         QVERIFY(placeholder.pixelColor(2, 2) != QColor(Qt::red));
+        // For a person to look at: screenshots/content-image-decoding.png under the build dir.
+        view.resize(700, 420);
+        const QString shots = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+        QDir().mkpath(shots);
+        QVERIFY(view.grab().save(shots + QStringLiteral("/content-image-decoding.png")));
         QVERIFY(decoded.wait(10000));
         QVERIFY(!view.isDecoding());
         QCOMPARE(view.imageCount(), 1);
