@@ -56,3 +56,9 @@ inline quint16 startEverything(QProcess &server, const QString &entry, const QSt
     }
     return port;
 }
+
+/// Starts `server-everything streamableHttp` on a free port; its port, or 0.
+inline quint16 startEverythingHttp(QProcess &server, const QString &entry)
+{
+    return startEverything(server, entry, QStringLiteral("streamableHttp"), "listening on port");
+}

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Waiting on an McpClientSession with tests/data/mcp/fakeserver.py (the subscription
-// suites of tests/system/): starting the fake in a mode, ready, a tool call, its stats.
+// Waiting on an McpClientSession with tests/data/mcp/fakeserver.py (the session and
+// subscription suites of tests/system/): starting the fake in a mode, opening, ready, a
+// tool call, a listing, its stats.
 #pragma once
 
 #include "mcp/mcpclientsession.h"
@@ -16,6 +17,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 inline McpStdioTransport::Launch fakeServer(const QString &mode)
 {
@@ -41,6 +43,13 @@ inline std::unique_ptr<McpClientSession> openHttpFake(const QString &url, McpHtt
     return session;
 }
 
+/// Opens `session` on `launch` and waits for it to leave Initializing.
+inline void openAndWait(McpClientSession &session, const McpStdioTransport::Launch &launch)
+{
+    session.open(launch);
+    QTRY_VERIFY_WITH_TIMEOUT(session.state() != McpClientSession::State::Initializing, 60000);
+}
+
 inline bool waitReady(McpClientSession &session)
 {
     (void)QTest::qWaitFor([&] { return session.state() != McpClientSession::State::Initializing; }, 60000);
@@ -56,6 +65,18 @@ inline McpReply callAndWait(McpClientSession &session, const QString &tool,
     session.callTool(tool, arguments, nlohmann::json::object(), [&reply](const McpReply &r) { reply = r; });
     (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 60000);
     return reply.value_or(McpReply{{}, {}, QStringLiteral("no reply within 60 s")});
+}
+
+/// All pages of `session`'s tools/list; `*replyOut` is how the listing ended.
+inline std::vector<nlohmann::json> listAndWait(McpClientSession &session, McpReply *replyOut)
+{
+    std::optional<std::vector<nlohmann::json>> tools;
+    session.listTools([&](const std::vector<nlohmann::json> &list, const McpReply &reply) {
+        tools = list;
+        *replyOut = reply;
+    });
+    (void)QTest::qWaitFor([&tools] { return tools.has_value(); }, 60000);
+    return tools.value_or(std::vector<nlohmann::json>{});
 }
 
 /// The fake's `stats` tool: what it was sent, as JSON (null when the call failed).

@@ -5,7 +5,7 @@
 // hostile servers of tests/data/mcp/fakehttpserver.py (attack39): one that ends each
 // stream at once after an event and asks `retry: 0` (a reconnect storm), one that
 // floods the stream with `ping` requests. The stream's ordinary life (opened, resumed,
-// given up when quiet or refused) is tst_mcphttp's.
+// given up when quiet or refused) is tst_mcphttpstreams'.
 #include "mcp/mcpanswerbudget.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcphttpgetstream.h"
