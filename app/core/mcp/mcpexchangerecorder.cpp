@@ -58,8 +58,11 @@ bool McpExchangeRecorder::take(Direction direction, const JsonRpcMessage &messag
     case JsonRpcMessage::Kind::Request: {
         if (!sent || message.method != "tools/call" || !message.params.is_object())
             return false;
-        const json meta = message.params.value("_meta", json());
-        if (!meta.is_object() || meta.value("progressToken", json()) != json(m_progressToken))
+        const auto meta = message.params.find("_meta");
+        if (meta == message.params.end() || !meta->is_object())
+            return false;
+        const auto token = meta->find("progressToken");
+        if (token == meta->end() || *token != json(m_progressToken))
             return false;
         m_callIds.insert(message.id.dump());
         add(direction, message);
@@ -136,14 +139,15 @@ bool McpExchangeRecorder::add(Direction direction, const JsonRpcMessage &message
     return addAt(direction, message.toJson(), m_clock.elapsed(), final);
 }
 
-McpExchangeRecorder::Prepared McpExchangeRecorder::prepare(const json &message)
+McpExchangeRecorder::Prepared McpExchangeRecorder::prepare(json message)
 {
     Prepared prepared;
     const std::string text = compact(message);
     prepared.bytes = text.size();
     if (text.size() <= MaxMessageBytes) {
         prepared.cost = text.size();
-        prepared.fields = json{{"message", message}};
+        prepared.fields = json::object();
+        prepared.fields["message"] = std::move(message); // moved: a call's two messages are not copied
         return prepared;
     }
     // Method and id bounded too: a server's request with an 8 MiB method, kept whole
@@ -159,17 +163,24 @@ McpExchangeRecorder::Prepared McpExchangeRecorder::prepare(const json &message)
     return prepared;
 }
 
-bool McpExchangeRecorder::addAt(Direction direction, const json &message, qint64 offsetMs, bool final)
+bool McpExchangeRecorder::addAt(Direction direction, json message, qint64 offsetMs, bool final)
 {
-    return keep(direction, prepare(message), offsetMs, final);
+    Prepared prepared = prepare(std::move(message));
+    if (!admits(prepared, final))
+        return false;
+    store(direction, std::move(prepared.fields), prepared.cost, offsetMs);
+    return true;
 }
 
 bool McpExchangeRecorder::addPrepared(Direction direction, const Prepared &prepared, bool final)
 {
-    return keep(direction, prepared, m_clock.elapsed(), final);
+    if (!admits(prepared, final))
+        return false;
+    store(direction, prepared.fields, prepared.cost, m_clock.elapsed()); // copied: shared by several records
+    return true;
 }
 
-bool McpExchangeRecorder::keep(Direction direction, const Prepared &prepared, qint64 offsetMs, bool final)
+bool McpExchangeRecorder::admits(const Prepared &prepared, bool final)
 {
     ++m_revision;
     // The others leave the final response one place and MaxMessageBytes.
@@ -178,13 +189,17 @@ bool McpExchangeRecorder::keep(Direction direction, const Prepared &prepared, qi
     if (!fits) {
         ++m_omittedMessages;
         m_omittedBytes += qint64(prepared.bytes);
-        return false;
     }
+    return fits;
+}
+
+void McpExchangeRecorder::store(Direction direction, json fields, std::size_t cost, qint64 offsetMs)
+{
     json entry{{"direction", direction == Direction::Sent ? "sent" : "received"}, {"offsetMs", offsetMs}};
-    entry.update(prepared.fields);
+    for (auto field = fields.begin(); field != fields.end(); ++field)
+        entry[field.key()] = std::move(*field);
     m_messages.push_back(std::move(entry));
-    m_bytes += prepared.cost;
-    return true;
+    m_bytes += cost;
 }
 
 json McpExchangeRecorder::takeJson()

@@ -57,7 +57,7 @@ public:
         std::size_t bytes = 0; ///< its size as compact JSON
         std::size_t cost = 0;  ///< what it counts against MaxBytes when kept
     };
-    static Prepared prepare(const nlohmann::json &message);
+    static Prepared prepare(nlohmann::json message);
 
     /// For the call whose requests carry `progressToken` (McpServerPool's call id).
     explicit McpExchangeRecorder(qint64 progressToken = 0);
@@ -69,7 +69,7 @@ public:
     /// Keeps `message`, whatever it names; false when it was over the bounds (counted).
     bool add(Direction direction, const JsonRpcMessage &message, bool final = false);
     /// As add(), with the message's offset given (tests).
-    bool addAt(Direction direction, const nlohmann::json &message, qint64 offsetMs, bool final = false);
+    bool addAt(Direction direction, nlohmann::json message, qint64 offsetMs, bool final = false);
     /// As add(), the message prepared already.
     bool addPrepared(Direction direction, const Prepared &prepared, bool final = false);
 
@@ -83,7 +83,9 @@ public:
     quint64 revision() const { return m_revision; }
 
 private:
-    bool keep(Direction direction, const Prepared &prepared, qint64 offsetMs, bool final);
+    /// Whether `prepared` is kept within the bounds (counted as left out when not).
+    bool admits(const Prepared &prepared, bool final);
+    void store(Direction direction, nlohmann::json fields, std::size_t cost, qint64 offsetMs);
     void rememberElicitations(const nlohmann::json &data);
 
     qint64 m_progressToken = 0;
