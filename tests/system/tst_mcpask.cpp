@@ -12,8 +12,11 @@
 #include "askedcall.h"
 #include "mcp/mcpexchangetext.h"
 #include "mcp/mcpserverpool.h"
+#include "python/toolsandbox.h"
 #include "waitingrun.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,6 +30,7 @@ class TestMcpAsk : public QObject
 private Q_SLOTS:
     void initTestCase();
     void rootsFromTheProject();
+    void rootsOfAConfinedServerAreItsFolders();
     void elicitationAndSamplingAnsweredByAPerson();
     void protocolOfACall();
     void answersThatDoNotFitAreRefused();
@@ -59,21 +63,57 @@ void TestMcpAsk::initTestCase()
 
 void TestMcpAsk::rootsFromTheProject()
 {
-    const std::string uri = QUrl::fromLocalFile(m_dir.path()).toString(QUrl::FullyEncoded).toStdString();
     const json only = {{"only", {"roots"}}};
     AskedCall fake(*m_project, QStringLiteral("fake__ask"), only);
-    QCOMPARE(fake.resultJson()["roots"].dump(),
+    // The project as the server sees it, where it runs: itself, or a root studio's copy.
+    const json result = fake.resultJson();
+    const std::string cwd = result["seen"]["cwd"].get<std::string>();
+    const std::string uri = QUrl::fromLocalFile(QString::fromStdString(cwd)).toString(QUrl::FullyEncoded).toStdString();
+    QCOMPARE(result["roots"].dump(),
              json({{"id", "roots-1"}, {"result", {{"roots", {{{"name", "Ask Project"}, {"uri", uri}}}}}}}).dump());
+    QCOMPARE(result["seen"]["readable"].dump(), std::string("[true]"));
     AskedCall some(*m_project, QStringLiteral("some__ask"), only);
     QCOMPARE(some.resultJson()["roots"]["result"]["roots"].dump(),
              json({{{"name", "data"}, {"uri", uri + "/data"}},
                    {{"name", "/srv/shared dir"}, {"uri", "file:///srv/shared%20dir"}},
                    {{"name", "Ask Project"}, {"uri", uri}}})
                  .dump());
+    QCOMPARE(some.resultJson()["seen"]["readable"].dump(), std::string("[false,false,true]"));
     AskedCall none(*m_project, QStringLiteral("none__ask"), only);
     QCOMPARE(none.resultJson()["roots"]["result"].dump(), std::string(R"({"roots":[]})"));
     // roots/list is answered by the studio: the step never waited for a person.
     QCOMPARE(fake.statuses, QStringList());
+}
+
+// A confined server's roots are the folders its sandbox grants, as it sees them: the
+// whole project would be roots it cannot read (a root studio's server runs in a copy of
+// the project, and a filesystem server takes its roots in place of its args' folders).
+void TestMcpAsk::rootsOfAConfinedServerAreItsFolders()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("data")));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "Boxed", "retry": {"max_attempts": 1, "attempt_timeout_seconds": 60},
+  "mcp_servers": {"boxed": {"command": "python3", "args": ["srv/fakeserver.py", "asks"],
+                            "sandbox": {"read": ["srv", "data"]}}}})"));
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    QVERIFY2(project, qPrintable(error.toString()));
+    const QStringList problems = McpProjectTools::connectAndAdd(*project);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+    AskedCall boxed(*project, QStringLiteral("boxed__ask"), {{"only", {"roots"}}});
+    const json result = boxed.resultJson();
+    const QString cwd = QString::fromStdString(result["seen"]["cwd"].get<std::string>());
+    QCOMPARE(
+        result["roots"]["result"]["roots"].dump(),
+        json({{{"name", "srv"},
+               {"uri", QUrl::fromLocalFile(cwd + QStringLiteral("/srv")).toString(QUrl::FullyEncoded).toStdString()}},
+              {{"name", "data"},
+               {"uri", QUrl::fromLocalFile(cwd + QStringLiteral("/data")).toString(QUrl::FullyEncoded).toStdString()}}})
+            .dump());
+    QCOMPARE(result["seen"]["readable"].dump(), std::string("[true,true]"));
 }
 
 void TestMcpAsk::elicitationAndSamplingAnsweredByAPerson()
@@ -558,7 +598,11 @@ void TestMcpAsk::referenceServer()
                              "everything__trigger-sampling-request", "everything__trigger-url-elicitation"})
         QVERIFY2(project->tool(QLatin1String(tool)), tool);
 
-    const QString uri = QUrl::fromLocalFile(dir.path()).toString(QUrl::FullyEncoded);
+    // The project as the server sees it (ToolSandbox: a root studio's server runs in a copy).
+    QString why;
+    const auto sandbox = ToolSandbox::forProject(QFileInfo(dir.path()).canonicalFilePath(), &why);
+    QVERIFY2(sandbox, qPrintable(why));
+    const QString uri = QUrl::fromLocalFile(sandbox->projectPath()).toString(QUrl::FullyEncoded);
     AskedCall roots(*project, QStringLiteral("everything__get-roots-list"), json::object());
     const Step rootsStep = roots.finished();
     QVERIFY2(rootsStep.result, rootsStep.error ? rootsStep.error->message.c_str() : "no result");

@@ -8,6 +8,9 @@
 // tests/data/mcp/fakeserver.py in its `modern` mode.
 #include "askedcall.h"
 #include "mcp/mcpexchangetext.h"
+#include "python/toolsandbox.h"
+
+#include <QFileInfo>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,7 +63,11 @@ void TestMcpAskInputRequired::inputRequiredOfA2026Server()
                  .dump());
     QString reason;
     QVERIFY2(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}}}}, &reason), qPrintable(reason));
-    const std::string uri = QUrl::fromLocalFile(m_dir.path()).toString(QUrl::FullyEncoded).toStdString();
+    // The project as the server sees it (ToolSandbox: a root studio's server runs in a copy).
+    QString why;
+    const auto sandbox = ToolSandbox::forProject(QFileInfo(m_dir.path()).canonicalFilePath(), &why);
+    QVERIFY2(sandbox, qPrintable(why));
+    const std::string uri = QUrl::fromLocalFile(sandbox->projectPath()).toString(QUrl::FullyEncoded).toStdString();
     QCOMPARE(call.resultJson().dump(),
              json({{"inputResponses",
                     {{"where", {{"roots", {{{"name", "Ask Project"}, {"uri", uri}}}}}},

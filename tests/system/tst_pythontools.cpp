@@ -959,7 +959,7 @@ private Q_SLOTS:
         writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
                   "{\"python_tools\": {\"first\": {\"activ\": false}}}");
         QVERIFY(!Project::load(dir.path(), &error));
-        QCOMPARE(error.message, QStringLiteral("python_tools 'first': unknown key 'activ'"));
+        QCOMPARE(error.message, QStringLiteral("python_tools 'first': unknown key 'activ' (did you mean 'active'?)"));
         writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
                   "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}],"
                   " \"python_tools\": {\"lookup\": {\"active\": false}}}");

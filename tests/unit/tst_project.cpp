@@ -438,7 +438,10 @@ private Q_SLOTS:
                                               << QStringLiteral("mcp server 's': give either 'command' (a server the "
                                                                 "studio starts) or 'url' (a remote server)");
         QTest::newRow("mcp server unknown key") << J("{'mcp_servers': {'s': {'command': 'x', @'comand': 'y'}}}")
-                                                << QStringLiteral("mcp server 's': unknown key 'comand'");
+                                                << QStringLiteral("mcp server 's': unknown key 'comand' (did you mean "
+                                                                  "'command'?)");
+        QTest::newRow("Claude Desktop's key")
+            << J("{@'mcpServers': {}}") << QStringLiteral("unknown key 'mcpServers' (did you mean 'mcp_servers'?)");
         QTest::newRow("mcp server env not strings")
             << J("{'mcp_servers': {'s': {'command': 'x', 'env': {'A': @1}}}}")
             << QStringLiteral("mcp server 's': 'env': 'A' must be a string, not "
@@ -558,7 +561,7 @@ private Q_SLOTS:
             << J("{'tools': [{'name': 'm', 'handler': {'kind': 'mock', 'sequence': [@{'result': 1, 'error': 'x'}]}}]}")
             << QStringLiteral("tool 'm' handler sequence[0]: needs exactly one of 'result' or 'error'");
         QTest::newRow("typo in a tool") << J("{'tools': [{'name': 't', @'retyr': {}, 'handler': {'kind': 'manual'}}]}")
-                                        << QStringLiteral("tool 't': unknown key 'retyr'");
+                                        << QStringLiteral("tool 't': unknown key 'retyr' (did you mean 'retry'?)");
         QTest::newRow("annotation hint not a boolean")
             << J("{'tools': [{'name': 'get-tiny-image', 'annotations': {'readOnlyHint': @'yes'}, "
                  "'handler': {'kind': 'manual'}}]}")

@@ -192,14 +192,30 @@ std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const 
 
 nlohmann::json rootsFor(const McpServerConfig &server, const QString &projectDir, const QString &projectName)
 {
-    const QString project = projectName.isEmpty() ? QFileInfo(projectDir).fileName() : projectName;
-    const QStringList folders = server.rootsGiven ? server.roots : QStringList{QString()};
+    const QString name = projectName.isEmpty() ? QFileInfo(projectDir).fileName() : projectName;
+    const QString canonical = QFileInfo(projectDir).canonicalFilePath();
+    const QString project = canonical.isEmpty() ? QDir::cleanPath(projectDir) : canonical;
+    // A stdio server runs in the project as its sandbox shows it (a root studio's copy):
+    // a root naming the real folder would be one it cannot read (a filesystem server
+    // then refused every read).
+    QString seen = project;
+    if (server.transport == McpServerConfig::Transport::Stdio) {
+        QString error;
+        if (const std::shared_ptr<ToolSandbox> sandbox = ToolSandbox::forProject(project, &error))
+            seen = sandbox->projectPath();
+    }
+    // A confined server's own folders: the whole project would be roots it cannot read —
+    // and a filesystem server takes its roots in place of the folders in its args.
+    const QStringList granted = server.sandboxed ? server.read + server.readWrite : QStringList();
+    const QStringList folders = server.rootsGiven ? server.roots : granted.isEmpty() ? QStringList{QString()} : granted;
     nlohmann::json roots = nlohmann::json::array();
     for (const QString &folder : folders) {
         const bool itself = folder.isEmpty() || folder == QLatin1String(".");
-        const QString path = QDir::cleanPath(QDir(projectDir).absoluteFilePath(itself ? QString() : folder));
+        QString path = QDir::cleanPath(QDir(project).absoluteFilePath(itself ? QString() : folder));
+        if (path == project || path.startsWith(project + QLatin1Char('/')))
+            path = seen + path.mid(project.size());
         roots.push_back({{"uri", QUrl::fromLocalFile(path).toString(QUrl::FullyEncoded).toStdString()},
-                         {"name", (itself ? project : folder).toStdString()}});
+                         {"name", (itself ? name : folder).toStdString()}});
     }
     return roots;
 }

@@ -35,9 +35,12 @@ std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server
 std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const QString &projectDir,
                                            const Secrets &secrets, QString *error);
 /// What `roots/list` of `server` is answered with (docs/mcp.md "Roots"): an array of
-/// {"uri": "file:///…", "name"}; without "roots" in its entry, the project folder named
-/// `projectName`; a relative folder is taken in `projectDir` (absolute), "" or "." is
-/// the project folder itself. Paths are cleaned, not checked for existence.
+/// {"uri": "file:///…", "name"}; without "roots" in its entry, the folders its
+/// `sandbox` grants (`read`, then `read_write`) or, without those, the project folder
+/// named `projectName`; a relative folder is taken in `projectDir` (absolute), "" or "."
+/// is the project folder itself. A folder in the project is named as a stdio server
+/// sees it: in a root studio's copy of the project (ToolSandbox::projectPath), where
+/// the server runs. Paths are cleaned, not checked for existence.
 nlohmann::json rootsFor(const McpServerConfig &server, const QString &projectDir, const QString &projectName);
 /// "${secret:NAME}" as the studio expands it in an env value or a header (captured(1): NAME).
 const QRegularExpression &secretReference();

@@ -6,7 +6,10 @@
 
 #include "jsontypename.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 namespace ManifestReader {
 
@@ -25,14 +28,69 @@ QString at(const QString &where)
     return where.isEmpty() ? QString() : where + QStringLiteral(": ");
 }
 
+namespace {
+
+/// `key` lower-cased without '_' and '-': "mcpServers" and "mcp_servers" are the same.
+std::string folded(std::string_view key)
+{
+    std::string out;
+    for (const char c : key)
+        if (c != '_' && c != '-')
+            out += char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return out;
+}
+
+/// The edit distance of `a` and `b` (insertions, deletions, substitutions), keys being short.
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+/// The allowed key an unknown `key` was likely meant as — the same but for case, '_' and
+/// '-' (Claude Desktop's "mcpServers"), or one or two letters off ("comand") —, or "".
+QString meantKey(const std::string &key, std::initializer_list<const char *> allowed)
+{
+    if (key.size() > 64)
+        return {};
+    const std::string unknown = folded(key);
+    const char *best = nullptr;
+    std::size_t bestDistance = 3;
+    for (const char *candidate : allowed) {
+        const std::size_t distance = editDistance(unknown, folded(candidate));
+        if (distance < bestDistance && (distance == 0 || unknown.size() >= 4)) {
+            best = candidate;
+            bestDistance = distance;
+        }
+    }
+    return best ? QString::fromLatin1(best) : QString();
+}
+
+} // namespace
+
 void checkKeys(const json &object, std::initializer_list<const char *> allowed, const QString &where)
 {
     for (auto it = object.begin(); it != object.end(); ++it) {
         bool known = false;
         for (const char *key : allowed)
             known = known || it.key() == key;
-        if (!known)
-            fail(at(where) + QStringLiteral("unknown key '%1'").arg(JsonQt::fromStd(it.key())), &it.value(), true);
+        if (known)
+            continue;
+        QString message = at(where) + QStringLiteral("unknown key '%1'").arg(JsonQt::fromStd(it.key()));
+        if (const QString meant = meantKey(it.key(), allowed); !meant.isEmpty())
+            message += QStringLiteral(" (did you mean '%1'?)").arg(meant);
+        fail(message, &it.value(), true);
     }
 }
 

@@ -114,8 +114,10 @@
               args.tools (in memory) and sends notifications/tools/list_changed
 """
 import json
+import os
 import sys
 import time
+import urllib.parse
 
 STARTED = time.monotonic()
 
@@ -250,6 +252,11 @@ def ask_call(rid, params):
                 sys.stdout.write(request(what + "-1", method, body))
                 sys.stdout.flush()
                 got[what] = responses(1)[0]
+        if "roots" in got:  # where the server runs, and whether it can read each root given
+            roots = got["roots"].get("result", {}).get("roots", [])
+            paths = [urllib.parse.unquote(urllib.parse.urlparse(r["uri"]).path) for r in roots]
+            got["seen"] = {"cwd": os.getcwd(),
+                           "readable": [os.path.isdir(p) and os.access(p, os.R_OK | os.X_OK) for p in paths]}
         text_result(rid, json.dumps(got, sort_keys=True))
     elif name == "askurl":
         body = {"mode": "url", "message": "Set your API key", "elicitationId": "e-1",
