@@ -125,7 +125,7 @@ fetch_schema_suite() {
 }
 
 # The MCP reference servers the MCP client's tests talk to (tst_mcpsession), the
-# TypeScript SDK 1.x whose client tst_mcpserver drives the studio's MCP server with, and the
+# TypeScript SDK 1.x whose client tst_mcpserverclients drives the studio's MCP server with, and the
 # TypeScript SDK 2.x (2026-07-28 revision) whose client and server tst_mcpsdk2 talks to, from the
 # npm registry, pinned, into a cache of their own outside the tree; the tests find it
 # through TOOLSTUDIO_MCP_SERVERS_DIR. Debian's npm package is installed when there is no

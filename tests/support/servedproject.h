@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The project the MCP server's suites serve (tst_mcpserver, tst_mcpsdk2).
+// The project the MCP server's suites serve (tst_mcpserver and its siblings, tst_mcpsdk2).
 #pragma once
 
 #include "testfiles.h"

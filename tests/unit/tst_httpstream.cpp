@@ -3,7 +3,7 @@
 //
 // HttpStream, the open reply of `GET /mcp` (docs/server.md "The GET /mcp stream"), without
 // a socket: what the HTTP thread is given to write, the bound on what waits unwritten,
-// the end, and HttpStreams' cap (tests/system/tst_mcpserver.cpp drives it over HTTP).
+// the end, and HttpStreams' cap (tests/system/tst_mcpserverlistchanges.cpp drives it over HTTP).
 
 #include "httpstream.h"
 
