@@ -133,6 +133,9 @@ void TestSamplingTools::refusals_data()
     QTest::newRow("inputSchema an array")
         << QByteArray(R"({"tools": [{"name": "a", "inputSchema": []}]})") << v
         << QStringLiteral("tools[0] \"a\": its inputSchema is an array, not an object");
+    QTest::newRow("inputSchema 40 levels deep")
+        << QByteArray(R"({"tools": "deep"})") << v
+        << QStringLiteral("tools[0] \"deep\": its inputSchema is nested deeper than 32 levels");
     QTest::newRow("no inputSchema") << QByteArray(R"({"tools": [{"name": "a"}]})") << v
                                     << QStringLiteral("tools[0] \"a\": its inputSchema is missing, not an object");
     QTest::newRow("name twice") << QByteArray(
@@ -207,8 +210,14 @@ void TestSamplingTools::refusals()
     if (merged.value("tools", json()) == "big")
         params["tools"] = json::array(
             {{{"name", "big"}, {"description", std::string(256 * 1024, 'd')}, {"inputSchema", json::object()}}});
+    if (merged.value("tools", json()) == "deep") {
+        json deep = {{"type", "string"}};
+        for (int i = 0; i < 20; ++i) // two levels each: the schema and its properties
+            deep = {{"type", "object"}, {"properties", {{"x", deep}}}};
+        params["tools"] = json::array({{{"name", "deep"}, {"inputSchema", deep}}});
+    }
     for (auto it = merged.begin(); it != merged.end(); ++it)
-        if (it.key() != "tools" || (!it->is_number() && *it != "big"))
+        if (it.key() != "tools" || (!it->is_number() && *it != "big" && *it != "deep"))
             params[it.key()] = *it;
     QString error;
     const auto question = questionFor(params, &error, version);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/samplingtools.h"
 
+#include "mcp/mcpacceptedtools.h"
 #include "project/manifestreader.h"
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
@@ -82,6 +83,11 @@ QString checkTools(const json &params)
                 .arg(i)
                 .arg(named(*name),
                      schema == tool.end() ? QStringLiteral("missing") : ManifestReader::typeName(*schema));
+        if (McpAcceptedTools::depthOf(*schema) > SamplingTools::MaxSchemaDepth)
+            return QStringLiteral("tools[%1] \"%2\": its inputSchema is nested deeper than %3 levels")
+                .arg(i)
+                .arg(named(*name))
+                .arg(SamplingTools::MaxSchemaDepth);
         QString why;
         if (!SchemaValidator::compile(*schema, &why))
             return QStringLiteral("tools[%1] \"%2\": its inputSchema does not compile: %3")

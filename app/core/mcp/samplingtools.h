@@ -19,6 +19,8 @@ namespace SamplingTools {
 constexpr std::size_t MaxTools = 128;
 /// Bytes of the request's `tools` together (compact JSON).
 constexpr std::size_t MaxToolsBytes = 256 * 1024;
+/// Nesting of a tool's inputSchema (a person fills it in a form of a widget per level).
+constexpr int MaxSchemaDepth = 32;
 /// Characters of a tool's description a person is shown.
 constexpr qsizetype MaxDescriptionChars = 2000;
 /// Characters of a tool_use's input or a tool_result's text in the transcript.
@@ -33,8 +35,8 @@ bool allowedIn(const QString &protocolVersion);
 /// 2025-11-25 allows and within the bounds; else the first problem, for the server's
 /// InvalidParams error: tools or toolChoice in a session of `protocolVersion` that does
 /// not allow them (allowedIn), `tools` not an array or of more than MaxTools or
-/// MaxToolsBytes, a tool without a name, with a non-object inputSchema or one that does
-/// not compile, a name twice, a toolChoice not an object or whose mode is not "auto",
+/// MaxToolsBytes, a tool without a name, with a non-object inputSchema, one nested deeper
+/// than MaxSchemaDepth or one that does not compile, a name twice, a toolChoice not an object or whose mode is not "auto",
 /// "required" or "none", "required" without tools; a tool_use in a user message or a
 /// tool_result in an assistant's, a tool_use without its id, name or input object, an id
 /// twice, a tool_result without toolUseId or content array or whose toolUseId names no
