@@ -8,11 +8,13 @@
 // given the tools, the toolChoice and the tool_use / tool_result history in its
 // provider's own shapes, and its tool call comes back as tool_use blocks with stopReason
 // "toolUse". The same request to a 2025-06-18 server (`asks`) is refused.
+#include "clirunner.h"
 #include "fakemodelserver.h"
 #include "mcp/mcpprojecttools.h"
 #include "sampledcall.h"
 #include "testfiles.h"
 #include "trustedproject.h"
+#include "waitingrun.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -64,6 +66,7 @@ private Q_SLOTS:
     void aModelsToolCallReachesTheServer_data();
     void aModelsToolCallReachesTheServer();
     void theHistoryReachesTheModel();
+    void answeredHeadless();
 
 private:
     QTemporaryDir m_dir;
@@ -204,6 +207,48 @@ void TestMcpSamplingTools::theHistoryReachesTheModel()
     QCOMPARE(call.serverGot()["result"].dump(),
              J("{'role': 'assistant', 'content': {'type': 'text', 'text': '1 EUR is 1.08 USD.'}, 'model': 'gpt',"
                " 'stopReason': 'endTurn'}")
+                 .dump());
+}
+
+void TestMcpSamplingTools::answeredHeadless()
+{
+    // `toolstudio run` prints the tools with the question; `toolstudio answer --model`
+    // sends a mock model's tool call, as the server gets it.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    json script = {{"only", {"sample"}}, {"sample_extra", withTools("auto")}};
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                      "import json\nfrom toolstudio import tools\n"
+                      "print(tools['new__ask'](**json.loads('"
+                          + QByteArray::fromStdString(script.dump()) + "'))['content'][0]['text'])\n"));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "cli", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "models": [{"name": "scripted", "provider": "mock", "turns": [
+    {"tool_calls": [{"id": "call_m", "name": "get_rate", "arguments": {"base": "GBP"}}]}]}],
+  "mcp_servers": {"new": {"command": "python3", "args": ["srv/fakeserver.py", "asks-1125"]}}})"));
+    WaitingRun run;
+    QVERIFY2(run.start(dir.path(), QStringLiteral("new__ask")), run.err.constData());
+    QVERIFY2(run.err.contains("\n  tools (toolChoice auto):\n    get_rate — \"Exchange rate to USD\" — inputSchema "
+                              "{\"properties\":{\"base\":{\"type\":\"string\"}},\"required\":[\"base\"],"
+                              "\"type\":\"object\"}\n  answer: the model's reply as a JSON string, \"text\", or a "
+                              "tool call {\"content\": [{\"type\": \"tool_use\", \"name\": …, \"input\": {…}}]}"),
+             run.err.constData());
+    const CommandResult answered = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
+                                               QStringLiteral("--model"), QStringLiteral("scripted")});
+    QVERIFY2(answered.exitCode == 0, answered.err.constData());
+    QVERIFY2(answered.out.startsWith(
+                 R"(model scripted answered (toolUse): [{"id":"call_m","input":{"base":"GBP"},"name":"get_rate",)"
+                 R"("type":"tool_use"}])"
+                 "\n"),
+             answered.out.constData());
+    run.finish();
+    const QByteArray printed = scriptStdout(run.out);
+    QVERIFY2(json::accept(printed.toStdString()), printed.constData());
+    QCOMPARE(json::parse(printed.toStdString())["sample"]["result"].dump(),
+             J("{'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 'call_m', 'name': 'get_rate',"
+               " 'input': {'base': 'GBP'}}], 'model': 'scripted', 'stopReason': 'toolUse'}")
                  .dump());
 }
 
