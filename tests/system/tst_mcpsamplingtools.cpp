@@ -36,9 +36,12 @@ const char *const RateTool = "{'name': 'get_rate', 'description': 'Exchange rate
                              " 'inputSchema': {'type': 'object', 'properties': {'base': {'type': 'string'}},"
                              " 'required': ['base']}}";
 
-json withTools(const char *mode)
+/// The sampling request's tools and toolChoice: RateTool, named `name`.
+json withTools(const char *mode, const std::string &name = "get_rate")
 {
-    json extra = {{"tools", json::array({J(RateTool)})}, {"toolChoice", {{"mode", mode}}}};
+    json tool = J(RateTool);
+    tool["name"] = name;
+    json extra = {{"tools", json::array({tool})}, {"toolChoice", {{"mode", mode}}}};
     return extra;
 }
 
@@ -138,10 +141,14 @@ void TestMcpSamplingTools::aModelsToolCallReachesTheServer_data()
     QTest::addColumn<QString>("provider");
     QTest::addColumn<QString>("toolChoice"); // as the provider got it
     QTest::addColumn<QString>("id");         // the call's id as the provider named it
+    QTest::addColumn<QString>("tool");       // the tool's name as the server gave it
     QTest::newRow("openai-chat") << QStringLiteral("openai-chat") << QStringLiteral("\"required\"")
-                                 << QStringLiteral("call_1");
+                                 << QStringLiteral("call_1") << QStringLiteral("get_rate");
     QTest::newRow("anthropic") << QStringLiteral("anthropic") << QStringLiteral("{\"type\":\"any\"}")
-                               << QStringLiteral("toolu_1");
+                               << QStringLiteral("toolu_1") << QStringLiteral("get_rate");
+    // The exporter names it rates_get for the provider; the server gets its own name back.
+    QTest::newRow("a dotted name") << QStringLiteral("openai-chat") << QStringLiteral("\"required\"")
+                                   << QStringLiteral("call_1") << QStringLiteral("rates.get");
 }
 
 void TestMcpSamplingTools::aModelsToolCallReachesTheServer()
@@ -149,7 +156,8 @@ void TestMcpSamplingTools::aModelsToolCallReachesTheServer()
     QFETCH(QString, provider);
     QFETCH(QString, toolChoice);
     QFETCH(QString, id);
-    SampledCall call(*m_project, withTools("required"), "new__ask");
+    QFETCH(QString, tool);
+    SampledCall call(*m_project, withTools("required", tool.toStdString()), "new__ask");
     QVERIFY(call.waitForQuestion());
     QVERIFY(call.modelRequest);
     const ModelConfig model = modelFrom({{"name", "m"},
@@ -161,9 +169,10 @@ void TestMcpSamplingTools::aModelsToolCallReachesTheServer()
     const json sent = json::parse(m_models.get(QStringLiteral("/last"))["body"].get<std::string>());
     QCOMPARE(QString::fromStdString(sent["tool_choice"].dump()), toolChoice);
     QCOMPARE(sent["tools"].size(), std::size_t(1));
-    json expected = J("{'content': [{'type': 'tool_use', 'name': 'get_rate', 'input': {'base': 'EUR'}}],"
+    json expected = J("{'content': [{'type': 'tool_use', 'input': {'base': 'EUR'}}],"
                       " 'model': 'x-1', 'stopReason': 'toolUse'}");
     expected["content"][0]["id"] = id.toStdString();
+    expected["content"][0]["name"] = tool.toStdString();
     QCOMPARE(outcome.answer.dump(), expected.dump());
     QString reason;
     QVERIFY2(call.answer(outcome.answer, &reason), qPrintable(reason));

@@ -76,7 +76,9 @@ void SamplingModelCall::ask(const json &modelRequest, int maxTokens)
         return;
     }
     m_notes = notes(m_model, modelRequest, maxTokens);
-    m_toolsOffered = !request->tools.empty();
+    m_offered.clear();
+    for (const Tool &tool : request->tools)
+        m_offered << tool.name;
     QStringList ignored; // the same notes, said by notes() above
     m_client = new ModelClient(configFor(m_model, modelRequest, maxTokens, &ignored), m_secrets, m_network, this);
     m_client->setReplyCap(ReplyCapBytes);
@@ -105,7 +107,7 @@ void SamplingModelCall::done(const ModelResult &result)
     if (!result.reply) {
         outcome.error = result.error.message;
         outcome.errorCode = result.error.code;
-    } else if (auto answer = answerOf(m_model, *result.reply, &outcome.error, m_toolsOffered)) {
+    } else if (auto answer = answerOf(m_model, *result.reply, &outcome.error, m_offered)) {
         outcome.answer = std::move(*answer);
     } else {
         outcome.errorCode = QStringLiteral("no_text");
@@ -285,12 +287,12 @@ QString SamplingModelCall::stopReason(const QString &neutral)
 }
 
 std::optional<json> SamplingModelCall::answerOf(const ModelConfig &model, const ModelReply &reply, QString *error,
-                                                bool toolsOffered)
+                                                const QStringList &offered)
 {
     const json content = reply.message.value("content", json());
     const auto calls = reply.message.find("tool_calls");
     std::optional<json> toolUse;
-    if (toolsOffered && calls != reply.message.end() && calls->is_array() && !calls->empty()) {
+    if (!offered.isEmpty() && calls != reply.message.end() && calls->is_array() && !calls->empty()) {
         if (!reply.argumentErrors.empty()) {
             *error = tr("model '%1' wrote arguments of call %2 that are no JSON object (%3); ask again or answer "
                         "by hand")
@@ -302,11 +304,18 @@ std::optional<json> SamplingModelCall::answerOf(const ModelConfig &model, const 
         toolUse = json::array();
         if (content.is_string() && !content.get_ref<const std::string &>().empty())
             toolUse->push_back({{"type", "text"}, {"text", content}});
-        for (const json &call : *calls)
+        for (const json &call : *calls) {
+            // The exporter gives a provider "a_b" for "a.b" (ToolExport::providerName).
+            QString name = QString::fromStdString(call["function"]["name"].get<std::string>());
+            if (!offered.contains(name))
+                for (const QString &tool : offered)
+                    if (QString(tool).replace(u'.', u'_') == name)
+                        name = tool;
             toolUse->push_back({{"type", "tool_use"},
                                 {"id", call["id"]},
-                                {"name", call["function"]["name"]},
+                                {"name", name.toStdString()},
                                 {"input", JsonInput::read<json>(call["function"]["arguments"].get<std::string>())}});
+        }
     }
     if (!toolUse && !content.is_string()) {
         *error = reply.message.contains("tool_calls")

@@ -96,12 +96,13 @@ public:
     /// "model" is the id the reply names (ModelReply::model), else the configured id (a
     /// mock's name), printable and at most MaxModelChars characters; "stopReason"
     /// "stopSequence" when the reply says it stopped at a stop sequence.
-    /// A reply with tool calls to a request that offered tools (`toolsOffered`) is the
-    /// answer {"content": [{"type": "text"} (when it has text), {"type": "tool_use", "id",
-    /// "name", "input"} each], "model", "stopReason": "toolUse"}; arguments that are no
-    /// JSON object are an error.
+    /// A reply with tool calls to a request that offered the tools `offered` (their
+    /// names) is the answer {"content": [{"type": "text"} (when it has text), {"type":
+    /// "tool_use", "id", "name", "input"} each], "model", "stopReason": "toolUse"}; a
+    /// call's name is the offered tool's as the server named it (the exporter gives a
+    /// provider "a_b" for "a.b"); arguments that are no JSON object are an error.
     static std::optional<nlohmann::json> answerOf(const ModelConfig &model, const ModelReply &reply, QString *error,
-                                                  bool toolsOffered = false);
+                                                  const QStringList &offered = {});
 
 Q_SIGNALS:
     void finished(const SamplingModelCall::Outcome &outcome);
@@ -114,7 +115,7 @@ private:
     QNetworkAccessManager *m_network;
     ModelClient *m_client = nullptr; ///< the running request's
     quint64 m_requestId = 0;
-    int m_asked = 0;             ///< sends so far: a mock's next turn
-    QStringList m_notes;         ///< notes() of the running ask
-    bool m_toolsOffered = false; ///< the running ask offers the model tools
+    int m_asked = 0;       ///< sends so far: a mock's next turn
+    QStringList m_notes;   ///< notes() of the running ask
+    QStringList m_offered; ///< the names of the tools the running ask offers
 };

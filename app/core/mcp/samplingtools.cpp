@@ -268,7 +268,7 @@ json SamplingTools::tools(const json &params)
     for (const json &tool : *tools) {
         json shown = {{"name", tool["name"]}};
         if (const std::string *description = stringAt(tool, "description"))
-            shown["description"] = clippedText(fromStd(*description), MaxDescriptionChars).toStdString();
+            shown["description"] = *description;
         shown["inputSchema"] = tool["inputSchema"];
         result.push_back(std::move(shown));
     }

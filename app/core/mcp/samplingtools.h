@@ -21,8 +21,6 @@ constexpr std::size_t MaxTools = 128;
 constexpr std::size_t MaxToolsBytes = 256 * 1024;
 /// Nesting of a tool's inputSchema (a person fills it in a form of a widget per level).
 constexpr int MaxSchemaDepth = 32;
-/// Characters of a tool's description a person is shown.
-constexpr qsizetype MaxDescriptionChars = 2000;
 /// Characters of a tool_use's input or a tool_result's text in the transcript.
 constexpr qsizetype MaxShownChars = 2000;
 
@@ -50,7 +48,8 @@ QString check(const nlohmann::json &params, const QString &protocolVersion);
 std::size_t contentBlocks(const nlohmann::json &messages);
 
 /// The checked request's tools as a question shows and a model is given them: [{"name",
-/// "description" (when sent), "inputSchema"}], in order; an empty array when none.
+/// "description" (when sent, whole: the request's tools are at most MaxToolsBytes),
+/// "inputSchema"}], in order; an empty array when none.
 nlohmann::json tools(const nlohmann::json &params);
 /// The checked request's toolChoice mode ("auto", "required", "none"); "" when not sent.
 QString toolChoice(const nlohmann::json &params);
