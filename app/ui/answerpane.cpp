@@ -233,9 +233,17 @@ bool AnswerPane::replyMissing() const
 
 void AnswerPane::updateReplyState()
 {
+    // A sampling request with tools may be answered with a tool call (SamplingToolsView);
+    // one whose toolChoice is "required" only with one.
+    const bool sampling = !m_held && questionKind(m_question) == "sampling";
+    const bool tools = sampling && m_question.contains("tools") && m_question.value("tool_choice", "") != "none";
+    const bool callRequired = tools && m_question.value("tool_choice", "") == "required";
     const bool missing = replyMissing();
-    m_sendResultButton->setEnabled(!missing);
-    m_replyHint->setVisible(missing);
+    m_sendResultButton->setEnabled(!missing && !callRequired);
+    m_replyHint->setText(callRequired ? tr("The server requires a tool call: Send Tool Call above")
+                             : tools  ? tr("Write the reply, or send a tool call above")
+                                      : tr("Write the reply (required)"));
+    m_replyHint->setVisible(missing || callRequired);
 }
 
 void AnswerPane::setCall(const Step &step)

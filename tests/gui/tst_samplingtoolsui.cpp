@@ -102,6 +102,8 @@ private Q_SLOTS:
 
     void aPersonAnswersWithAToolCall()
     {
+        m_project.models = ModelConfig::parseAll(
+            J("[{'name': 'scripted', 'provider': 'mock', 'turns': [{'content': 'Yes.'}]}]"), RetryPolicy{});
         m_pane->setCall(toolsStep());
         QCOMPARE(m_pane->argumentsView()->toPlainText(),
                  QStringLiteral("System prompt: You plan trips.\n"
@@ -169,6 +171,27 @@ private Q_SLOTS:
         QCOMPARE(m_answers.size(), std::size_t(2));
         QCOMPARE(m_answers[1].dump(),
                  J("{'content': [{'type': 'tool_use', 'name': 'get_forecast', 'input': {'city': 'Nice'}}]}").dump());
+    }
+
+    void theReplyHintNamesTheToolCall()
+    {
+        m_pane->setCall(toolsStep());
+        QCOMPARE(child<QLabel>("replyHint")->text(), QStringLiteral("Write the reply, or send a tool call above"));
+        // toolChoice "required": no text reply; Send Reply stays disabled.
+        Step step = toolsStep();
+        (*step.attempts.back().question)["tool_choice"] = "required";
+        m_pane->setCall(step);
+        QCOMPARE(child<QLabel>("replyHint")->text(),
+                 QStringLiteral("The server requires a tool call: Send Tool Call above"));
+        QTest::keyClicks(m_pane->resultForm()->control(QStringLiteral("/text")), QStringLiteral("Yes"));
+        QVERIFY(!m_pane->sendResultButton()->isEnabled());
+        QVERIFY(m_pane->samplingTools()->sendButton()->isVisible());
+        // toolChoice "none": the tools are shown, no call is offered.
+        (*step.attempts.back().question)["tool_choice"] = "none";
+        m_pane->setCall(step);
+        QCOMPARE(child<QLabel>("replyHint")->text(), QStringLiteral("Write the reply (required)"));
+        QVERIFY(m_pane->samplingTools()->isVisible());
+        QVERIFY(!m_pane->samplingTools()->sendButton()->isVisible());
     }
 
     void hiddenWithoutTools()
