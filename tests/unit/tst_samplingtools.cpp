@@ -61,6 +61,7 @@ private Q_SLOTS:
     void refusals_data();
     void refusals();
     void nestedBlocksCount();
+    void largeToolBlocksAreBounded();
     void aPersonsToolCall();
     void badToolCalls_data();
     void badToolCalls();
@@ -238,6 +239,29 @@ void TestSamplingTools::nestedBlocksCount()
     QVERIFY(!questionFor(params, &error));
     QCOMPARE(error,
              QStringLiteral("the request's messages hold 10005 content blocks; Tool Studio takes at most 10000"));
+}
+
+void TestSamplingTools::largeToolBlocksAreBounded()
+{
+    // A tool's input and result count toward the 256 KiB of text a model is given; the
+    // transcript shows an input of more than 2000 bytes as such, a result cut.
+    json params = followUp();
+    params["messages"][1]["content"][0]["input"]["city"] = std::string(300 * 1024, 'p');
+    params["messages"][2]["content"][1]["content"][0]["text"] = std::string(5000, 'r');
+    QString error;
+    const auto question = questionFor(params, &error);
+    QVERIFY2(question, qPrintable(error));
+    QCOMPARE((*question)["model_request"].dump(),
+             J("{'error': 'the request\\u0027s text is more than the 262144 bytes a model is given'}").dump());
+    const QString transcript = QString::fromStdString((*question)["message"].get<std::string>());
+    QVERIFY2(transcript.contains(QStringLiteral("assistant: → get_weather({… more than 2000 bytes})  [call_1]\n")),
+             qPrintable(transcript.left(300)));
+    QVERIFY2(transcript.endsWith(QStringLiteral("← [call_2, error] ") + QString(2000, u'r')
+                                 + QStringLiteral("… (3000 more bytes)")),
+             qPrintable(transcript.right(100)));
+    // Braces 2, each member its key and 4, a string its size and 2, an array item 1, a
+    // scalar 8: 2 + (1 + 4 + 4) + (1 + 4 + (2 + 9 + 9)) = 36 (the JSON is 23 bytes).
+    QCOMPARE(SamplingTools::bytesOf(J("{'a': 'xy', 'b': [1, true]}"), 1000), std::size_t(36));
 }
 
 void TestSamplingTools::aPersonsToolCall()

@@ -7,9 +7,9 @@
 #include "project/schemavalidator.h"
 
 #include <QRegularExpression>
+#include <QStringList>
 #include <QUuid>
 
-#include <QStringList>
 #include <algorithm>
 
 using nlohmann::json;

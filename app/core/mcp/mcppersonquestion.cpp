@@ -238,6 +238,11 @@ void modelParts(const json &content, std::size_t message, SamplingMedia &media, 
         return;
     }
     if (type == QLatin1String("tool_use") || type == QLatin1String("tool_result")) { // checked (SamplingTools::check)
+        // Measured before it is built: a server's megabytes are not copied to be refused.
+        if (const std::size_t left = out.maxTextBytes - out.textBytes; SamplingTools::bytesOf(content, left) > left) {
+            out.tooLong = true;
+            return;
+        }
         json neutral = type == QLatin1String("tool_use") ? SamplingTools::toolCall(content)
                                                          : SamplingTools::toolMessage(content, omitted.count);
         const std::size_t bytes = neutral.dump(-1, ' ', false, json::error_handler_t::replace).size();

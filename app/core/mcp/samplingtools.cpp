@@ -7,6 +7,8 @@
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
+#include <algorithm>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -284,48 +286,75 @@ QString SamplingTools::toolChoice(const json &params)
     return mode ? fromStd(*mode) : QStringLiteral("auto");
 }
 
+std::size_t SamplingTools::bytesOf(const json &value, std::size_t limit)
+{
+    // What reaches here was read with the transport's depth bound: the recursion is bounded.
+    std::size_t bytes = 0;
+    if (value.is_string())
+        return value.get_ref<const std::string &>().size() + 2;
+    if (!value.is_structured())
+        return 8;
+    for (auto it = value.begin(); it != value.end() && bytes <= limit; ++it)
+        bytes += (value.is_object() ? it.key().size() + 4 : 1) + bytesOf(*it, limit - std::min(bytes, limit));
+    return bytes + 2;
+}
+
 QString SamplingTools::transcriptLine(const json &block)
 {
     const std::string type = typeOf(block);
     if (type == "tool_use") {
-        const QString input
-            = fromStd(block.value("input", json::object()).dump(-1, ' ', false, json::error_handler_t::replace));
+        // Dumped only when it is short: a server's megabytes are not copied to be cut.
+        const json &input = block.contains("input") ? block["input"] : json::object();
+        const QString shown = bytesOf(input, MaxShownChars) > std::size_t(MaxShownChars)
+            ? QStringLiteral("{… more than %1 bytes}").arg(MaxShownChars)
+            : printableText(fromStd(input.dump(-1, ' ', false, json::error_handler_t::replace)));
         return QStringLiteral("→ %1(%2)  [%3]")
-            .arg(named(block.value("name", std::string()), 128), clippedText(printableText(input), MaxShownChars),
-                 named(block.value("id", std::string())));
+            .arg(named(block.value("name", std::string()), 128), shown, named(block.value("id", std::string())));
     }
     if (type == "tool_result") {
         int ignored = 0;
         const bool error = block.value("isError", json()) == true;
         return QStringLiteral("← [%1%2] %3")
             .arg(named(block.value("toolUseId", std::string())), error ? QStringLiteral(", error") : QString(),
-                 clippedText(printableLines(resultText(block, ignored)), MaxShownChars));
+                 printableLines(resultText(block, ignored, MaxShownChars)));
     }
     return {};
 }
 
-QString SamplingTools::resultText(const json &block, int &omitted)
+QString SamplingTools::resultText(const json &block, int &omitted, std::size_t maxBytes)
 {
     QStringList lines;
+    std::size_t bytes = 0;
     bool hasText = false;
     const auto content = block.find("content");
     if (content != block.end() && content->is_array())
         for (const json &part : *content) {
+            if (bytes > maxBytes)
+                break; // the rest is past what is kept
             const std::string type = typeOf(part);
             if (type == "text") {
-                const std::string *text = stringAt(part, "text");
-                lines << (text ? fromStd(*text) : QString());
+                static const std::string none;
+                const std::string &text = stringAt(part, "text") ? *stringAt(part, "text") : none;
+                std::size_t cut = std::min(text.size(), maxBytes - bytes);
+                while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+                    --cut; // not inside a character
+                lines << fromStd(text.substr(0, cut))
+                        + (cut < text.size() ? QStringLiteral("… (%1 more bytes)").arg(text.size() - cut) : QString());
+                bytes += cut + 1;
                 hasText = true;
             } else {
                 lines
                     << QStringLiteral("[%1 not sent]").arg(type.empty() ? QStringLiteral("content") : named(type, 40));
+                bytes += 16;
                 ++omitted;
             }
         }
     if (!hasText)
         if (const auto structured = block.find("structuredContent");
             structured != block.end() && !structured->is_null())
-            lines << fromStd(structured->dump(-1, ' ', false, json::error_handler_t::replace));
+            lines << (bytesOf(*structured, maxBytes) > maxBytes
+                          ? QStringLiteral("{… more than %1 bytes}").arg(maxBytes)
+                          : fromStd(structured->dump(-1, ' ', false, json::error_handler_t::replace)));
     return lines.join(u'\n');
 }
 
@@ -340,8 +369,9 @@ json SamplingTools::toolCall(const json &block)
 
 json SamplingTools::toolMessage(const json &block, int &omitted)
 {
-    json message = {
-        {"role", "tool"}, {"tool_call_id", block["toolUseId"]}, {"content", resultText(block, omitted).toStdString()}};
+    json message = {{"role", "tool"},
+                    {"tool_call_id", block["toolUseId"]},
+                    {"content", resultText(block, omitted, std::numeric_limits<std::size_t>::max() - 1).toStdString()}};
     if (block.value("isError", json()) == true)
         message["is_error"] = true;
     return message;

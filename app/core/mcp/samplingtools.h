@@ -60,8 +60,12 @@ QString toolChoice(const nlohmann::json &params);
 QString transcriptLine(const nlohmann::json &block);
 /// A tool_result's content as the text a model is given: its text blocks, one per line,
 /// any other block as "[image not sent]" (counted in `omitted`); its structuredContent as
-/// JSON when it has no text.
-QString resultText(const nlohmann::json &block, int &omitted);
+/// JSON when it has no text. Built up to about `maxBytes` (a person's transcript is cut).
+QString resultText(const nlohmann::json &block, int &omitted, std::size_t maxBytes);
+/// About the bytes of `value` as compact JSON, counted without building it (strings
+/// and keys by their size, other scalars as 8); counting stops once past `limit`. What
+/// a tool block would cost a model's request is known before it is built.
+std::size_t bytesOf(const nlohmann::json &value, std::size_t limit);
 /// A checked tool_use block as a neutral tool call (llm/modelmessage.h): {"id", "type":
 /// "function", "function": {"name", "arguments": its input as JSON text}}.
 nlohmann::json toolCall(const nlohmann::json &block);
