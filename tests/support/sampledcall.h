@@ -38,6 +38,8 @@ public:
         connect(&engine, &StepEngine::policyEvent, this, [this](const PolicyEvent &event) {
             if (event.kind == PolicyEventKind::PersonAsked)
                 asked = event.detail;
+            if (event.kind == PolicyEventKind::PersonAnswered)
+                answered = event.detail;
         });
         connect(&engine, &StepEngine::replyReady, this,
                 [this](const std::string &, const std::string &line) { reply = line; });
@@ -72,7 +74,8 @@ public:
     StepEngine engine;
     nlohmann::json question;
     std::optional<nlohmann::json> modelRequest;
-    nlohmann::json asked;
+    nlohmann::json asked;    ///< the person_asked event's detail
+    nlohmann::json answered; ///< the person_answered event's detail
     std::optional<std::string> reply;
 };
 

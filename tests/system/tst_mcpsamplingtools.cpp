@@ -115,6 +115,8 @@ void TestMcpSamplingTools::aPersonsToolCallReachesTheServer()
     json result = said["sample"]["result"];
     const QString id = QString::fromStdString(result["content"][0].value("id", std::string()));
     QVERIFY2(QRegularExpression(QStringLiteral("^call_[0-9a-f]{24}$")).match(id).hasMatch(), qPrintable(id));
+    // Journaled as sent, its fresh id included.
+    QCOMPARE(call.answered["answer"]["content"].dump(), result["content"].dump());
     result["content"][0].erase("id");
     QCOMPARE(result.dump(),
              J("{'role': 'assistant', 'content': [{'type': 'tool_use', 'name': 'get_rate',"
