@@ -58,6 +58,7 @@ class TestSamplingTools : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void theQuestionShowsToolsAndTheirUse();
+    void theEraAllowsTools();
     void refusals_data();
     void refusals();
     void nestedBlocksCount();
@@ -104,6 +105,18 @@ void TestSamplingTools::theQuestionShowsToolsAndTheirUse()
         (*imaged)["model_request"]["messages"][2].dump(),
         J("{'role': 'tool', 'tool_call_id': 'call_1', 'content': '[image not sent]\\n{\\'celsius\\':18}'}").dump());
     QCOMPARE((*imaged)["model_request"]["omitted"].get<int>(), 1);
+}
+
+void TestSamplingTools::theEraAllowsTools()
+{
+    // Revisions with the sampling.tools capability; "" is a question built outside a session.
+    QVERIFY(SamplingTools::allowedIn(QStringLiteral("2025-11-25")));
+    QVERIFY(SamplingTools::allowedIn(QStringLiteral("2026-07-28")));
+    QVERIFY(SamplingTools::allowedIn(QString()));
+    QVERIFY(!SamplingTools::allowedIn(QStringLiteral("2025-06-18")));
+    QVERIFY(!SamplingTools::allowedIn(QStringLiteral("2024-11-05")));
+    QString error;
+    QVERIFY2(questionFor(followUp(), &error, QStringLiteral("2026-07-28")), qPrintable(error));
 }
 
 void TestSamplingTools::refusals_data()
