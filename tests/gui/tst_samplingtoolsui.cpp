@@ -14,6 +14,7 @@
 #include "ui/samplingmodelpanel.h"
 #include "ui/samplingtoolsview.h"
 
+#include <QDialog>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
@@ -125,6 +126,17 @@ private Q_SLOTS:
         const QString shots = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
         QVERIFY(QDir().mkpath(shots));
         QVERIFY(m_pane->grab().save(shots + QStringLiteral("/sampling-tools-question.png")));
+        // View Schema… shows the chosen tool's inputSchema as the server sent it.
+        child<QPushButton>("viewToolSchema")->click();
+        auto *dialog = tools->findChild<QDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        QCOMPARE(dialog->windowTitle(), QStringLiteral("inputSchema of get_forecast"));
+        QCOMPARE(dialog->findChild<QPlainTextEdit *>()->toPlainText(),
+                 QStringLiteral("{\n  \"properties\": {\n    \"city\": {\n      \"type\": \"string\"\n    },\n"
+                                "    \"days\": {\n      \"maximum\": 7,\n      \"minimum\": 1,\n      \"type\": "
+                                "\"integer\"\n    }\n  },\n  \"required\": [\n    \"city\"\n  ],\n  \"type\": "
+                                "\"object\"\n}"));
+        dialog->close();
         // The second tool, its argument filled in the form of its inputSchema.
         list->setCurrentItem(list->topLevelItem(1));
         auto *region = qobject_cast<QLineEdit *>(tools->argumentsForm()->control(QStringLiteral("/region")));
