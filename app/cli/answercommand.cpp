@@ -158,12 +158,16 @@ int answerCommand(const QStringList &arguments)
             printLine(stdout, written.choice);
         pending.answer.result = written.answer;
         pending.answer.question = written.serial;
-        printLine(stdout,
-                  QStringLiteral("model %1 answered (%2): %3")
-                      .arg(printableText(QString::fromStdString(written.answer.value("model", std::string()))),
-                           QString::fromStdString(written.answer.value("stopReason", std::string())),
-                           printableText(
-                               elidedText(QString::fromStdString(written.answer.value("text", std::string())), 2000))));
+        printLine(
+            stdout,
+            QStringLiteral("model %1 answered (%2): %3")
+                .arg(printableText(QString::fromStdString(written.answer.value("model", std::string()))),
+                     QString::fromStdString(written.answer.value("stopReason", std::string())),
+                     printableText(elidedText(written.answer.contains("content") // a tool call: its tool_use blocks
+                                                  ? QString::fromStdString(written.answer["content"].dump(
+                                                      -1, ' ', false, nlohmann::json::error_handler_t::replace))
+                                                  : QString::fromStdString(written.answer.value("text", std::string())),
+                                              2000))));
         for (const QString &note : written.notes)
             printLine(stdout, QStringLiteral("  not as asked: %1").arg(printableText(note)));
     }

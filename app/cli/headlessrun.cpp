@@ -101,7 +101,18 @@ QString questionText(const QString &command, const nlohmann::json &question)
         text += QStringLiteral("\n  form (requestedSchema): %1\n  answer: {\"action\": \"accept\", \"content\": {…}}, "
                                "{\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error refuses it")
                     .arg(printableText(summary(question.value("schema", nlohmann::json::object()), 2000)));
-    else
+    else if (const auto tools = question.find("tools"); tools != question.end() && tools->is_array()) {
+        // Sampling with tools (docs/mcp.md "Tools in sampling"): each tool, its inputSchema.
+        text += QStringLiteral("\n  tools (toolChoice %1):")
+                    .arg(QString::fromStdString(question.value("tool_choice", std::string("auto"))));
+        for (const nlohmann::json &tool : *tools)
+            text += QStringLiteral("\n    %1 — %2 — inputSchema %3")
+                        .arg(printableText(QString::fromStdString(tool.value("name", std::string()))),
+                             printableText(summary(tool.value("description", nlohmann::json("")), 300)),
+                             printableText(summary(tool.value("inputSchema", nlohmann::json::object()), 600)));
+        text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\", or a tool call {\"content\": "
+                               "[{\"type\": \"tool_use\", \"name\": …, \"input\": {…}}]}; an error refuses it");
+    } else
         text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\"; an error refuses it");
     return text;
 }

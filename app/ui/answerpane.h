@@ -22,6 +22,7 @@ class QPushButton;
 class ModelComposer;
 class SamplingMediaView;
 class SamplingModelPanel;
+class SamplingToolsView;
 class RunController;
 class SchemaForm;
 class ToolChangeQuestionView;
@@ -40,7 +41,8 @@ class ToolChangeQuestionView;
 /// elicitation or sampling request; docs/mcp.md "A server's requests") shows the
 /// server's message and answers it instead: an elicitation in a form built from its
 /// requestedSchema with **Accept**, **Decline** and **Cancel**, a sampling request with
-/// the assistant's reply in **Send Reply**; Send Error refuses it (the server gets a
+/// the assistant's reply in **Send Reply** (or, when it offers tools, a tool call in
+/// **Send Tool Call**: SamplingToolsView); Send Error refuses it (the server gets a
 /// JSON-RPC error). A changed MCP tool asked about (a "tool_change" question) shows in a
 /// ToolChangeQuestionView: its diff with **Accept** and **Reject**.
 /// Lives in the Pending Calls dock (PendingCallsPanel) and in AnswerDialog.
@@ -93,6 +95,8 @@ public:
     SchemaForm *resultForm() const { return m_resultForm; }
     /// Ask Model for a sampling request: its text fills the Reply field.
     SamplingModelPanel *samplingModel() const { return m_samplingModel; }
+    /// The tools a sampling request offers and a tool call to answer with.
+    SamplingToolsView *samplingTools() const { return m_samplingTools; }
     /// The composer of a manual model's turn; shown while usesComposer().
     ModelComposer *composer() const { return m_composer; }
     bool usesComposer() const { return m_usesComposer; }
@@ -161,6 +165,9 @@ private:
     void applyMode();
     /// Shows the input for the call: the composer, the form or the raw JSON edit.
     void applyInput();
+    /// Sends the raw JSON edit's text parsed (Send Result without a form); false (and why
+    /// shown, the cursor where the parser stopped) when it is not JSON or too large.
+    bool sendRawResult();
     /// True while a sampling question's reply is empty: nothing to send yet.
     bool replyMissing() const;
     /// Send Reply disabled and the hint beside it shown while the reply is missing.
@@ -189,6 +196,7 @@ private:
     ModelComposer *m_composer = nullptr;
     SamplingModelPanel *m_samplingModel = nullptr;
     SamplingMediaView *m_samplingMedia = nullptr; ///< a sampling question's images and audio
+    SamplingToolsView *m_samplingTools = nullptr; ///< a sampling question's tools, a tool call
     bool m_usesComposer = false;                  ///< a manual model's turn is shown
     QLabel *m_argumentsLabel = nullptr;
     ErrorAnswerBox *m_errorBox = nullptr; ///< the error answer: message, retryable, code, Send Error

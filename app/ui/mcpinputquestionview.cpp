@@ -84,7 +84,8 @@ void McpInputQuestionView::ask(int ticket, const json &id, const QString &method
         return;
     }
     QString error;
-    std::optional<json> question = McpPersonQuestion::question(m_server, McpServerRequest{id, method, params}, &error);
+    std::optional<json> question = McpPersonQuestion::question(
+        m_server, McpServerRequest{id, method, params, false, m_session->protocolVersion()}, &error);
     if (!question) {
         // Answered as a tool call's question that cannot be asked is (McpHandler).
         m_session->respondError(id, JsonRpcError{JsonRpcError::InvalidParams, error.toStdString(), nullptr});

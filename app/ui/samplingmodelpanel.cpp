@@ -81,8 +81,8 @@ void SamplingModelPanel::setQuestion(const nlohmann::json &question, const std::
         : 0;
     m_note.clear();
     if (const int omitted = m_request.is_object() ? m_request.value("omitted", 0) : 0; omitted > 0)
-        m_note = tr("%n block(s) of the messages (a tool's use or result, an image or audio a model cannot take) "
-                    "are not sent to a model, each replaced by a note in the text.",
+        m_note = tr("%n block(s) of the messages (an image or audio a model cannot take, in a message or a tool's "
+                    "result) are not sent to a model, each replaced by a note in the text.",
                     nullptr, omitted);
     if (!sampling)
         return;
@@ -216,10 +216,15 @@ void SamplingModelPanel::ask()
                 return;
             }
             m_answer = outcome.answer;
+            const bool toolCalls = m_answer.contains("content");
             QStringList lines
-                = {tr("Model '%1' wrote the reply (stop reason %2). Edit it or Send Reply; an edited reply "
-                      "is sent as the person's.")
-                       .arg(m_call->model().name, QString::fromStdString(m_answer.value("stopReason", std::string())))};
+                = {toolCalls ? tr("Model '%1' answered with a tool call (stop reason toolUse): see it under the tools; "
+                                  "Send Tool Call sends it.")
+                                   .arg(m_call->model().name)
+                             : tr("Model '%1' wrote the reply (stop reason %2). Edit it or Send Reply; an edited reply "
+                                  "is sent as the person's.")
+                                   .arg(m_call->model().name,
+                                        QString::fromStdString(m_answer.value("stopReason", std::string())))};
             const ModelConfig &model = m_call->model();
             const QString id = QString::fromStdString(m_answer.value("model", std::string()));
             if (id != (model.model.isEmpty() ? model.name : model.model))
@@ -229,7 +234,10 @@ void SamplingModelPanel::ask()
             if (!m_note.isEmpty())
                 lines << m_note;
             showStatus(lines.join(u'\n'), false);
-            Q_EMIT replied(QString::fromStdString(m_answer.value("text", std::string())));
+            if (toolCalls)
+                Q_EMIT repliedWithToolCalls(m_answer);
+            else
+                Q_EMIT replied(QString::fromStdString(m_answer.value("text", std::string())));
         });
     }
     m_answer = nullptr;

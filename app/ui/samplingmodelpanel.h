@@ -23,7 +23,7 @@ class SamplingModelCall;
 /// the button, a busy bar with **Cancel** while the model is asked (a
 /// SamplingModelCall: the request never blocks the GUI thread) and a line for what went
 /// wrong or what was left out. The model's text goes to replied() (the pane fills its
-/// Reply field with it); nothing is sent to the server from here. answerFor() tells the
+/// Reply field with it), its tool calls to repliedWithToolCalls() (SamplingToolsView); nothing is sent to the server from here. answerFor() tells the
 /// pane what to send: the model's answer when the text is still what the model wrote.
 /// Without a model to ask the chooser is disabled and its tooltip says how to add one.
 class SamplingModelPanel : public QWidget
@@ -54,6 +54,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// The model wrote `text` for the reply.
     void replied(const QString &text);
+    /// The model answered with tool calls: `answer` is {"content": [tool_use blocks],
+    /// "model", "stopReason": "toolUse"} (SamplingModelCall::answerOf).
+    void repliedWithToolCalls(const nlohmann::json &answer);
 
 private:
     void fillModels();

@@ -95,8 +95,8 @@ private Q_SLOTS:
         QCOMPARE(chooser->currentText(), QStringLiteral("scripted"));
         // What the model will not see is said before it is asked.
         QCOMPARE(child<QLabel>("askModelStatus")->text(),
-                 QStringLiteral("1 block(s) of the messages (a tool's use or result, an image or audio a model cannot "
-                                "take) are not sent to a model, each replaced by a note in the text."));
+                 QStringLiteral("1 block(s) of the messages (an image or audio a model cannot take, in a message or a "
+                                "tool's result) are not sent to a model, each replaced by a note in the text."));
         child<QPushButton>("askModel")->click();
         QTRY_COMPARE(m_pane->resultForm()->value().dump(), std::string(R"({"text":"Hello from the model"})"));
         QVERIFY(child<QLabel>("askModelStatus")

@@ -260,7 +260,10 @@ void TestMcpAsk::declineAndRefusal()
     QVERIFY(call.waitForQuestion(2));
     QString reason;
     QVERIFY(!call.answer({{"content", "x"}}, &reason));
-    QCOMPARE(reason, QStringLiteral("a sampling answer is the assistant's text: \"text\" or {\"text\": \"…\"}"));
+    // {"content"} is a tool call's shape (docs/mcp.md "Tools in sampling"): this server offers none.
+    QCOMPARE(reason,
+             QStringLiteral("the server offers no tools; a sampling answer is the assistant's text: \"text\" "
+                            "or {\"text\": \"…\"}"));
     QVERIFY(call.answerError(QStringLiteral("not now")));
     const json result = call.resultJson();
     QCOMPARE(result["elicit"].dump(), std::string(R"({"id":"elicit-1","result":{"action":"decline"}})"));

@@ -18,6 +18,7 @@
 #include "llm/samplingmodel.h"
 #include "mcp/mcppersonquestion.h"
 #include "mcp/mcpprojecttools.h"
+#include "sampledcall.h"
 #include "testfiles.h"
 #include "trustedproject.h"
 #include "waitingrun.h"
@@ -29,78 +30,7 @@
 
 using nlohmann::json;
 
-Q_DECLARE_METATYPE(SamplingModelCall::Outcome)
-
 namespace {
-
-/// The fake server's sampling request through a fresh engine: the step's question and
-/// the request a model is given, the server's response to the answer.
-class SampledCall : public QObject
-{
-public:
-    /// `sampleExtra` is merged into the server's sampling request (its messages, say).
-    explicit SampledCall(const Project &project, const json &sampleExtra = json::object())
-        : engine(project, QStringLiteral("run1"), nullptr, {})
-    {
-        connect(&engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {
-            question = step.attempts.back().question.value_or(json());
-            modelRequest = step.attempts.back().modelRequest;
-        });
-        connect(&engine, &StepEngine::policyEvent, this, [this](const PolicyEvent &event) {
-            if (event.kind == PolicyEventKind::PersonAsked)
-                asked = event.detail;
-        });
-        connect(&engine, &StepEngine::replyReady, this,
-                [this](const std::string &, const std::string &line) { reply = line; });
-        BridgeCall call;
-        call.id = "c1";
-        call.tool = "fake__ask";
-        call.args = {{"only", {"sample"}}, {"sample_extra", sampleExtra}};
-        engine.submitCall(call);
-    }
-    bool waitForQuestion()
-    {
-        return QTest::qWaitFor([this] { return question.is_object() || reply; }, 20000);
-    }
-    bool answer(const json &result, QString *reason = nullptr)
-    {
-        ManualAnswer answer;
-        answer.result = result;
-        return engine.answer(QStringLiteral("c1"), 1, answer, reason);
-    }
-    /// What the server got for its sampling request (its `ask` tool returns it).
-    json serverGot()
-    {
-        (void)QTest::qWaitFor([this] { return reply.has_value(); }, 30000);
-        const Step *step = engine.step(QStringLiteral("c1"));
-        if (!step || !step->result)
-            return json{{"error", step && step->error ? step->error->message : std::string("no result")}};
-        return json::parse((*step->result)["content"][0]["text"].get<std::string>())["sample"];
-    }
-
-    StepEngine engine;
-    json question;
-    std::optional<json> modelRequest;
-    json asked;
-    std::optional<std::string> reply;
-};
-
-/// `model` asked `request` with `maxTokens` through a SamplingModelCall, to its end.
-SamplingModelCall::Outcome askModel(const ModelConfig &model, const json &request, int maxTokens)
-{
-    QNetworkAccessManager network;
-    SamplingModelCall call(model, Secrets(), &network);
-    QSignalSpy finished(&call, &SamplingModelCall::finished);
-    call.ask(request, maxTokens);
-    if (!finished.wait(30000))
-        return {json(), QStringLiteral("no outcome"), QString(), {}};
-    return finished.at(0).at(0).value<SamplingModelCall::Outcome>();
-}
-
-ModelConfig modelFrom(const json &entry)
-{
-    return ModelConfig::parseAll(json::array({entry}), RetryPolicy{}).front();
-}
 
 /// The model request of a sampling/createMessage whose params are "Say hi" and `extra`.
 json modelRequestFor(const json &extra)

@@ -156,6 +156,49 @@ private Q_SLOTS:
                        "'temperature':1}")));
     }
 
+    void toolChoiceIsEachProvidersOwn_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("openai");
+        QTest::addColumn<QString>("anthropic");
+        QTest::newRow("none given") << QString() << QString() << QString();
+        QTest::newRow("auto") << QStringLiteral("auto") << QStringLiteral("\"auto\"")
+                              << QStringLiteral("{\"type\":\"auto\"}");
+        QTest::newRow("required") << QStringLiteral("required") << QStringLiteral("\"required\"")
+                                  << QStringLiteral("{\"type\":\"any\"}");
+        QTest::newRow("none") << QStringLiteral("none") << QStringLiteral("\"none\"")
+                              << QStringLiteral("{\"type\":\"none\"}");
+    }
+
+    void toolChoiceIsEachProvidersOwn()
+    {
+        // MCP's toolChoice modes (sampling with tools, docs/mcp.md): Chat Completions
+        // takes them as they are, Messages as {"type"}, "required" being its "any".
+        QFETCH(QString, mode);
+        QFETCH(QString, openai);
+        QFETCH(QString, anthropic);
+        ModelRequest request;
+        request.messages = parsed("[{'role': 'user', 'content': 'go'}]");
+        request.tools = {rateTool()};
+        request.toolChoice = mode;
+        QString error;
+        const auto chat = OpenAIChatCodec::buildRequest(config(ModelConfig::Provider::OpenAIChat), request, &error);
+        QVERIFY2(chat, qPrintable(error));
+        QCOMPARE(chat->contains("tool_choice") ? QString::fromStdString((*chat)["tool_choice"].dump()) : QString(),
+                 openai);
+        const auto messages = AnthropicCodec::buildRequest(config(ModelConfig::Provider::Anthropic), request, &error);
+        QVERIFY2(messages, qPrintable(error));
+        QCOMPARE(messages->contains("tool_choice") ? QString::fromStdString((*messages)["tool_choice"].dump())
+                                                   : QString(),
+                 anthropic);
+        // Without tools there is nothing to choose: no tool_choice.
+        request.tools.clear();
+        QVERIFY(!OpenAIChatCodec::buildRequest(config(ModelConfig::Provider::OpenAIChat), request, &error)
+                     ->contains("tool_choice"));
+        QVERIFY(!AnthropicCodec::buildRequest(config(ModelConfig::Provider::Anthropic), request, &error)
+                     ->contains("tool_choice"));
+    }
+
     void imagePartsRequest()
     {
         // Chat Completions takes the parts as they are; Messages an image block of base64.

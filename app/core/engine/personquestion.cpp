@@ -8,6 +8,9 @@
 
 #include <QRegularExpression>
 #include <QStringList>
+#include <QUuid>
+
+#include <algorithm>
 
 using nlohmann::json;
 
@@ -83,6 +86,74 @@ QString checkSamplingModel(const json &result)
     return {};
 }
 
+/// {"content": [tool_use blocks, text blocks], "model"?, "stopReason"?}: a tool call of
+/// the tools the question offers (MCP 2025-11-25 "Tools in sampling"), its input checked
+/// against the tool's inputSchema; a tool_use without an id gets a fresh one.
+QString checkToolUse(const json &question, json &result)
+{
+    const QString shape = QStringLiteral(" (a tool call is {\"content\": [{\"type\": \"tool_use\", \"name\": \"…\", "
+                                         "\"input\": {…}}]})");
+    json checked = result;
+    checked.erase("content");
+    if (QString problem = checkSamplingModel(checked); !problem.isEmpty())
+        return problem;
+    const json offered = question.value("tools", json::array());
+    if (!offered.is_array() || offered.empty())
+        return QStringLiteral("the server offers no tools; a sampling answer is the assistant's text: \"text\" or "
+                              "{\"text\": \"…\"}");
+    if (question.value("tool_choice", json()) == "none")
+        return QStringLiteral("the server's toolChoice is \"none\": the reply must not use a tool; answer with text");
+    json &content = result["content"];
+    if (!content.is_array() || content.empty() || content.size() > PersonQuestion::MaxToolUses)
+        return QStringLiteral("\"content\" is an array of 1 to %1 blocks").arg(PersonQuestion::MaxToolUses) + shape;
+    bool used = false;
+    for (std::size_t i = 0; i < content.size(); ++i) {
+        json &block = content[i];
+        const QString where = QStringLiteral("content[%1]").arg(i);
+        if (block.is_object() && block.value("type", json()) == "text" && block.size() == 2
+            && block.value("text", json()).is_string())
+            continue;
+        if (!block.is_object() || block.value("type", json()) != "tool_use")
+            return QStringLiteral("%1 is neither a tool_use nor a text block").arg(where) + shape;
+        for (auto it = block.begin(); it != block.end(); ++it)
+            if (it.key() != "type" && it.key() != "id" && it.key() != "name" && it.key() != "input")
+                return QStringLiteral("%1 has \"%2\", which a tool_use does not")
+                           .arg(where, elidedText(QString::fromStdString(it.key()), 40))
+                    + shape;
+        const std::string name = block.value("name", json()).is_string() ? block["name"].get<std::string>() : "";
+        const auto tool = std::find_if(offered.begin(), offered.end(),
+                                       [&name](const json &each) { return each.value("name", json()) == name; });
+        if (tool == offered.end())
+            return QStringLiteral("%1 uses the tool \"%2\", which the server does not offer")
+                .arg(where, elidedText(printableText(QString::fromStdString(name)), 60));
+        if (!block.contains("input") || !block["input"].is_object())
+            return QStringLiteral("%1: \"input\" is the tool's arguments, an object").arg(where) + shape;
+        QString error;
+        const auto validator = SchemaValidator::compile(tool->value("inputSchema", json::object()), &error);
+        if (!validator)
+            return QStringLiteral("the tool's inputSchema does not compile: %1").arg(error);
+        if (const auto failure = validator->validate(block["input"]))
+            return QStringLiteral("%1: the input does not match the inputSchema of \"%2\" at %3: %4")
+                .arg(where, elidedText(printableText(QString::fromStdString(name)), 60),
+                     failure->pointer.isEmpty() ? QStringLiteral("(root)") : elidedText(failure->pointer, 128),
+                     failure->message);
+        if (!block.contains("id")) {
+            block["id"] = (QStringLiteral("call_") + QUuid::createUuid().toString(QUuid::Id128).left(24)).toStdString();
+        } else {
+            const QString id
+                = block["id"].is_string() ? QString::fromStdString(block["id"].get<std::string>()) : QString();
+            if (id.isEmpty() || id.size() > 256 || printableText(id) != id)
+                return QStringLiteral(
+                           "%1: \"id\" is printable text of 1 to 256 characters (leave it out for a fresh one)")
+                    .arg(where);
+        }
+        used = true;
+    }
+    if (!used)
+        return QStringLiteral("\"content\" has no tool_use; a reply of text alone is {\"text\": \"…\"}");
+    return {};
+}
+
 } // namespace
 
 QString PersonQuestion::kind(const json &question)
@@ -110,12 +181,19 @@ QString PersonQuestion::check(const json &question, ManualAnswer &answer)
     if (what == QLatin1String("elicitation"))
         return checkElicitation(question, answer.result);
     if (what == QLatin1String("sampling")) {
+        const bool required = question.value("tool_choice", json()) == "required";
+        const QString text = QStringLiteral("the server's toolChoice is \"required\": answer with a tool call "
+                                            "({\"content\": [{\"type\": \"tool_use\", …}]})");
         if (answer.result.is_string()) {
+            if (required)
+                return text;
             answer.result = json{{"text", answer.result}};
             return {};
         }
+        if (answer.result.is_object() && answer.result.contains("content") && !answer.result.contains("text"))
+            return checkToolUse(question, answer.result);
         if (answer.result.is_object() && answer.result.contains("text") && answer.result["text"].is_string())
-            return checkSamplingModel(answer.result);
+            return required ? text : checkSamplingModel(answer.result);
         return QStringLiteral("a sampling answer is the assistant's text: \"text\" or {\"text\": \"…\"}");
     }
     if (what == QLatin1String("tool_change")) { // a changed MCP tool (McpToolChangeQuestion)

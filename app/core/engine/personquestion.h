@@ -25,10 +25,13 @@
 /// |---|---|---|
 /// | elicitation | {"action": "accept", "content": {…}} (content checked against schema; a URL-mode one, "mode": "url", takes {"action": "accept"} alone), {"action": "decline"}, {"action": "cancel"} | the server gets a JSON-RPC error with the message |
 /// | sampling | the assistant's text: "text" or {"text": "…"} (stored as {"text"}); a model's reply {"text", "model", "stopReason"} (model printable, 1–MaxModelChars characters; stopReason a word of at most 64 letters: "endTurn", "maxTokens", "stopSequence", …) | likewise |
+/// | sampling with tools (the question has "tools") | also a tool call: {"content": [{"type": "tool_use", "name", "input"}, …]} (at most MaxToolUses blocks, text blocks allowed among them; each tool one the question offers, its input matching its inputSchema; a tool_use without "id" gets a fresh one, "call_" and 24 hex digits), with "model" and "stopReason" as above when a model wrote it; toolChoice "none" refuses it, "required" refuses text | likewise |
 /// | tool_change (a changed MCP tool, McpToolChangeQuestion: "name", "change", "parts", "diff") | {"action": "accept"} or {"action": "reject"} | rejects it with the message |
 namespace PersonQuestion {
 /// Characters of a sampling answer's "model".
 constexpr qsizetype MaxModelChars = 256;
+/// Blocks of a tool call's answer (its "content").
+constexpr std::size_t MaxToolUses = 128;
 /// Checks `answer` to `question` and normalises it (a sampling string becomes
 /// {"text"}; an empty error message gets one); returns why it is refused, "" when taken.
 QString check(const nlohmann::json &question, ManualAnswer &answer);

@@ -171,6 +171,10 @@ std::optional<ordered_json> buildRequest(const ModelConfig &model, const ModelRe
         if (!tools)
             return std::nullopt;
         body["tools"] = std::move(*tools);
+        // Messages' tool_choice: "required" is its "any" (at least one tool).
+        if (!request.toolChoice.isEmpty())
+            body["tool_choice"] = {
+                {"type", request.toolChoice == QLatin1String("required") ? "any" : request.toolChoice.toStdString()}};
     }
     for (auto it = model.params.begin(); it != model.params.end(); ++it)
         if (it.key() != "max_tokens")

@@ -19,7 +19,7 @@ inline constexpr auto ApiVersion = "2023-06-01";
 inline constexpr int DefaultMaxTokens = 4096;
 
 /// {"model", "max_tokens", "system" (the leading system messages, joined by a blank
-/// line), "messages", "tools", …params}. Neutral messages become content blocks: an
+/// line), "messages", "tools" and "tool_choice" ({"type": "auto" / "any" / "none"}: MCP's "required" is "any"; only with tools), …params}. Neutral messages become content blocks: an
 /// assistant's text and tool calls `text` and `tool_use` blocks (arguments parsed back
 /// to the `input` object), tool messages `tool_result` blocks (`is_error` kept) in a
 /// user message; consecutive messages of one role are merged into one, as the API

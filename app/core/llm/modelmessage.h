@@ -44,6 +44,10 @@ struct ModelRequest
 {
     nlohmann::json messages = nlohmann::json::array(); ///< neutral messages, checked by checkMessages()
     std::vector<Tool> tools; ///< sent through ToolExport for the provider; none = no `tools` member
+    /// How the model may use `tools` (MCP's toolChoice modes): "auto", "required" (at
+    /// least one tool call), "none" (no tool call); "" sends none (the provider's
+    /// default, auto). Each codec words it as its provider does.
+    QString toolChoice;
 };
 
 /// A model's answer in the neutral shape.

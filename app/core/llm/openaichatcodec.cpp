@@ -83,6 +83,9 @@ std::optional<ordered_json> buildRequest(const ModelConfig &model, const ModelRe
         if (!tools)
             return std::nullopt;
         body["tools"] = std::move(*tools);
+        // Chat Completions' own words for MCP's modes.
+        if (!request.toolChoice.isEmpty())
+            body["tool_choice"] = request.toolChoice.toStdString();
     }
     for (auto it = model.params.begin(); it != model.params.end(); ++it)
         body[it.key()] = ordered_json(it.value());

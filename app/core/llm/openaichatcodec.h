@@ -16,7 +16,8 @@
 /// request is mostly the messages as given.
 namespace OpenAIChatCodec {
 
-/// {"model", "messages", "tools" (only when there are some), …params}; nullopt with
+/// {"model", "messages", "tools" and "tool_choice" (only when there are tools; the
+/// request's toolChoice as it is: "auto", "required", "none"), …params}; nullopt with
 /// `error` when the messages are not neutral ones or a tool cannot be exported (the
 /// exporter's reason, naming the tool). A tool message's `is_error` is dropped (the API
 /// has no such member; the content says it).

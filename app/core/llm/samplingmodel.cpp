@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "llm/samplingmodel.h"
 
+#include "jsoninput.h"
 #include "project/printabletext.h"
 
 #include <QRegularExpression>
@@ -75,6 +76,9 @@ void SamplingModelCall::ask(const json &modelRequest, int maxTokens)
         return;
     }
     m_notes = notes(m_model, modelRequest, maxTokens);
+    m_offered.clear();
+    for (const Tool &tool : request->tools)
+        m_offered << tool.name;
     QStringList ignored; // the same notes, said by notes() above
     m_client = new ModelClient(configFor(m_model, modelRequest, maxTokens, &ignored), m_secrets, m_network, this);
     m_client->setReplyCap(ReplyCapBytes);
@@ -103,7 +107,7 @@ void SamplingModelCall::done(const ModelResult &result)
     if (!result.reply) {
         outcome.error = result.error.message;
         outcome.errorCode = result.error.code;
-    } else if (auto answer = answerOf(m_model, *result.reply, &outcome.error)) {
+    } else if (auto answer = answerOf(m_model, *result.reply, &outcome.error, m_offered)) {
         outcome.answer = std::move(*answer);
     } else {
         outcome.errorCode = QStringLiteral("no_text");
@@ -135,6 +139,18 @@ std::optional<ModelRequest> SamplingModelCall::request(const json &modelRequest,
         *error = problem;
         return std::nullopt;
     }
+    // The server's tools (checked when it asked: SamplingTools::check), as neutral tool
+    // definitions the codecs export for each provider.
+    if (const auto tools = modelRequest.find("tools"); tools != modelRequest.end() && tools->is_array())
+        for (const json &offered : *tools) {
+            Tool tool;
+            tool.name = QString::fromStdString(offered.value("name", std::string()));
+            tool.description = QString::fromStdString(offered.value("description", std::string()));
+            tool.inputSchema = offered.value("inputSchema", json::object());
+            request.tools.push_back(std::move(tool));
+        }
+    if (const auto choice = modelRequest.find("tool_choice"); choice != modelRequest.end() && choice->is_string())
+        request.toolChoice = QString::fromStdString(choice->get<std::string>());
     return request;
 }
 
@@ -270,10 +286,38 @@ QString SamplingModelCall::stopReason(const QString &neutral)
     return word.match(neutral).hasMatch() ? neutral : QStringLiteral("other");
 }
 
-std::optional<json> SamplingModelCall::answerOf(const ModelConfig &model, const ModelReply &reply, QString *error)
+std::optional<json> SamplingModelCall::answerOf(const ModelConfig &model, const ModelReply &reply, QString *error,
+                                                const QStringList &offered)
 {
     const json content = reply.message.value("content", json());
-    if (!content.is_string()) {
+    const auto calls = reply.message.find("tool_calls");
+    std::optional<json> toolUse;
+    if (!offered.isEmpty() && calls != reply.message.end() && calls->is_array() && !calls->empty()) {
+        if (!reply.argumentErrors.empty()) {
+            *error = tr("model '%1' wrote arguments of call %2 that are no JSON object (%3); ask again or answer "
+                        "by hand")
+                         .arg(model.name, printableText(reply.argumentErrors.front().first),
+                              printableText(reply.argumentErrors.front().second));
+            return std::nullopt;
+        }
+        // MCP's blocks for the model's tool calls: its text first, then a tool_use each.
+        toolUse = json::array();
+        if (content.is_string() && !content.get_ref<const std::string &>().empty())
+            toolUse->push_back({{"type", "text"}, {"text", content}});
+        for (const json &call : *calls) {
+            // The exporter gives a provider "a_b" for "a.b" (ToolExport::providerName).
+            QString name = QString::fromStdString(call["function"]["name"].get<std::string>());
+            if (!offered.contains(name))
+                for (const QString &tool : offered)
+                    if (QString(tool).replace(u'.', u'_') == name)
+                        name = tool;
+            toolUse->push_back({{"type", "tool_use"},
+                                {"id", call["id"]},
+                                {"name", name.toStdString()},
+                                {"input", JsonInput::read<json>(call["function"]["arguments"].get<std::string>())}});
+        }
+    }
+    if (!toolUse && !content.is_string()) {
         *error = reply.message.contains("tool_calls")
             ? tr("model '%1' answered with tool calls, not text; ask again or write the reply").arg(model.name)
             : tr("model '%1' answered with no text; ask again or write the reply").arg(model.name);
@@ -288,6 +332,8 @@ std::optional<json> SamplingModelCall::answerOf(const ModelConfig &model, const 
         : model.model.isEmpty()                            ? model.name
                                                            : model.model;
     const QString id = QString::fromUtf8(clipChars(printableText(named), MaxModelChars).kept);
+    if (toolUse)
+        return json{{"content", std::move(*toolUse)}, {"model", id.toStdString()}, {"stopReason", "toolUse"}};
     return json{
         {"text", content},
         {"model", id.toStdString()},

@@ -37,10 +37,12 @@ public:
     static constexpr qsizetype MaxModelChars = 256;
     struct Outcome
     {
-        nlohmann::json answer; ///< {"text", "model", "stopReason"} when error is empty
-        QString error;         ///< for a person: what failed and what to do
-        QString errorCode;     ///< ModelError's code, "no_text" for a reply of tool calls only, else ""
-        QStringList notes;     ///< what the request left out or changed (notes()), for a person
+        /// {"text", "model", "stopReason"} when error is empty, or {"content": [tool_use
+        /// blocks], "model", "stopReason": "toolUse"} for the model's tool calls
+        nlohmann::json answer;
+        QString error;     ///< for a person: what failed and what to do
+        QString errorCode; ///< ModelError's code, "no_text" for a reply of tool calls only, else ""
+        QStringList notes; ///< what the request left out or changed (notes()), for a person
     };
     /// Largest reply body read (a sampling reply is one text).
     static constexpr qint64 ReplyCapBytes = 1024 * 1024;
@@ -94,7 +96,13 @@ public:
     /// "model" is the id the reply names (ModelReply::model), else the configured id (a
     /// mock's name), printable and at most MaxModelChars characters; "stopReason"
     /// "stopSequence" when the reply says it stopped at a stop sequence.
-    static std::optional<nlohmann::json> answerOf(const ModelConfig &model, const ModelReply &reply, QString *error);
+    /// A reply with tool calls to a request that offered the tools `offered` (their
+    /// names) is the answer {"content": [{"type": "text"} (when it has text), {"type":
+    /// "tool_use", "id", "name", "input"} each], "model", "stopReason": "toolUse"}; a
+    /// call's name is the offered tool's as the server named it (the exporter gives a
+    /// provider "a_b" for "a.b"); arguments that are no JSON object are an error.
+    static std::optional<nlohmann::json> answerOf(const ModelConfig &model, const ModelReply &reply, QString *error,
+                                                  const QStringList &offered = {});
 
 Q_SIGNALS:
     void finished(const SamplingModelCall::Outcome &outcome);
@@ -107,6 +115,7 @@ private:
     QNetworkAccessManager *m_network;
     ModelClient *m_client = nullptr; ///< the running request's
     quint64 m_requestId = 0;
-    int m_asked = 0;     ///< sends so far: a mock's next turn
-    QStringList m_notes; ///< notes() of the running ask
+    int m_asked = 0;       ///< sends so far: a mock's next turn
+    QStringList m_notes;   ///< notes() of the running ask
+    QStringList m_offered; ///< the names of the tools the running ask offers
 };

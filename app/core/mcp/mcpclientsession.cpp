@@ -408,9 +408,10 @@ json McpClientSession::clientInfo()
 json McpClientSession::clientCapabilities()
 {
     // 2025-06-18 spells elicitation as {}; 2025-11-25 adds modes, {} meaning form only.
-    // "form" is named for 2025-11-25 servers; older ones ignore the member.
+    // "form" is named for 2025-11-25 servers; older ones ignore the member. Sampling
+    // takes tools (2025-11-25, SamplingTools); a 2025-06-18 server ignores "tools".
     return {{"roots", {{"listChanged", false}}},
-            {"sampling", json::object()},
+            {"sampling", {{"tools", json::object()}}},
             {"elicitation", {{"form", json::object()}, {"url", json::object()}}}};
 }
 

@@ -3,6 +3,7 @@
 #include "mcp/mcppersonquestion.h"
 
 #include "mcp/samplingmedia.h"
+#include "mcp/samplingtools.h"
 
 #include "project/manifestreader.h"
 #include "project/printabletext.h"
@@ -54,6 +55,8 @@ QString contentText(const json &content, SamplingMedia &media)
     const QString type = stringOf(content, "type");
     if (type == QLatin1String("text"))
         return clippedText(stringOf(content, "text"), McpPersonQuestion::MaxMessageChars);
+    if (const QString line = SamplingTools::transcriptLine(content); !line.isEmpty())
+        return line;
     if (const SamplingMedia::Block *block = media.find(content)) {
         const QString mime = block->mimeType.isEmpty() ? QStringLiteral("no mimeType") : block->mimeType;
         if (block->shown > 0)
@@ -181,6 +184,8 @@ struct ModelContent
     std::size_t maxTextBytes = McpPersonQuestion::MaxModelRequestBytes;
     bool tooLong = false; ///< more text than maxTextBytes: the rest is not built
     bool media = false;   ///< some part is an image or audio: the content is the parts, else their text
+    nlohmann::json toolCalls = nlohmann::json::array();    ///< its tool_use blocks as neutral tool calls
+    nlohmann::json toolMessages = nlohmann::json::array(); ///< its tool_result blocks as neutral tool messages
 };
 
 /// What of a request a model is not given: the blocks counted, the media's reasons noted.
@@ -230,6 +235,23 @@ void modelParts(const json &content, std::size_t message, SamplingMedia &media, 
             return;
         }
         addText(out, stringOf(content, "text"));
+        return;
+    }
+    if (type == QLatin1String("tool_use") || type == QLatin1String("tool_result")) { // checked (SamplingTools::check)
+        // Measured before it is built: a server's megabytes are not copied to be refused.
+        if (const std::size_t left = out.maxTextBytes - out.textBytes; SamplingTools::bytesOf(content, left) > left) {
+            out.tooLong = true;
+            return;
+        }
+        json neutral = type == QLatin1String("tool_use") ? SamplingTools::toolCall(content)
+                                                         : SamplingTools::toolMessage(content, omitted.count);
+        const std::size_t bytes = neutral.dump(-1, ' ', false, json::error_handler_t::replace).size();
+        if (out.textBytes + bytes > out.maxTextBytes) {
+            out.tooLong = true;
+            return;
+        }
+        out.textBytes += bytes;
+        (type == QLatin1String("tool_use") ? out.toolCalls : out.toolMessages).push_back(std::move(neutral));
         return;
     }
     if (SamplingMedia::Block *block = media.find(content); block && !block->part.is_null()) {
@@ -414,10 +436,17 @@ json modelRequest(const json &messages, const json &params, SamplingMedia &media
             bytes = McpPersonQuestion::MaxModelRequestBytes + 1;
             break;
         }
+        if (!content.toolMessages.empty()) { // a message of tool results holds nothing else
+            for (json &result : content.toolMessages)
+                neutral.push_back(std::move(result));
+            continue;
+        }
         json text = content.media   ? std::move(content.parts)
-            : content.parts.empty() ? json(std::string())
+            : content.parts.empty() ? (content.toolCalls.empty() ? json(std::string()) : json())
                                     : std::move(content.parts[0]["text"]);
         neutral.push_back({{"role", role.toStdString()}, {"content", std::move(text)}});
+        if (!content.toolCalls.empty())
+            neutral.back()["tool_calls"] = std::move(content.toolCalls);
     }
     const QString system = stringOf(params, "systemPrompt");
     bytes += std::size_t(system.toUtf8().size());
@@ -431,6 +460,10 @@ json modelRequest(const json &messages, const json &params, SamplingMedia &media
     json request = {{"messages", std::move(neutral)}, {"omitted", omitted.count}};
     if (!system.isEmpty())
         request["system"] = system.toStdString();
+    if (json tools = SamplingTools::tools(params); !tools.empty())
+        request["tools"] = std::move(tools);
+    if (const QString choice = SamplingTools::toolChoice(params); !choice.isEmpty())
+        request["tool_choice"] = choice.toStdString();
     QStringList notes = omitted.mediaNotes;
     if (omitted.moreMedia > 0)
         notes << QStringLiteral("%1 more images or audio clips not sent").arg(omitted.moreMedia);
@@ -454,23 +487,24 @@ json modelRequest(const json &messages, const json &params, SamplingMedia &media
     return request;
 }
 
-std::optional<json> sampling(json question, const json &params, QString *error)
+std::optional<json> sampling(json question, const json &params, const QString &protocolVersion, QString *error)
 {
     const auto messages = params.find("messages");
     if (messages == params.end() || !messages->is_array() || messages->empty()) {
         *error = QStringLiteral("sampling/createMessage needs \"messages\", a non-empty array");
         return std::nullopt;
     }
-    // Counted before anything is built: each block costs a check, a name, a part.
-    std::size_t blocks = 0;
-    for (const json &message : *messages) {
-        const auto content = message.is_object() ? message.find("content") : message.end();
-        blocks += content != message.end() && content->is_array() ? content->size() : 1;
-    }
+    // Counted before anything is built: each block costs a check, a name, a part (a
+    // tool_result's own blocks too).
+    const std::size_t blocks = SamplingTools::contentBlocks(*messages);
     if (blocks > McpPersonQuestion::MaxContentBlocks) {
         *error = QStringLiteral("the request's messages hold %1 content blocks; Tool Studio takes at most %2")
                      .arg(blocks)
                      .arg(McpPersonQuestion::MaxContentBlocks);
+        return std::nullopt;
+    }
+    if (const QString problem = SamplingTools::check(params, protocolVersion); !problem.isEmpty()) {
+        *error = problem;
         return std::nullopt;
     }
     SamplingMedia media(*messages);
@@ -503,6 +537,10 @@ std::optional<json> sampling(json question, const json &params, QString *error)
         question["system_prompt"] = clippedText(system, 4000).toStdString();
     if (const auto tokens = params.find("maxTokens"); tokens != params.end() && tokens->is_number_integer())
         question["max_tokens"] = *tokens;
+    if (json tools = SamplingTools::tools(params); !tools.empty())
+        question["tools"] = std::move(tools);
+    if (const QString choice = SamplingTools::toolChoice(params); !choice.isEmpty())
+        question["tool_choice"] = choice.toStdString();
     question["model_request"] = modelRequest(*messages, params, media);
     // The images and audio a person sees below the transcript: those in the model's
     // request by where they are there (the journal keeps their data once).
@@ -523,13 +561,18 @@ std::optional<json> McpPersonQuestion::question(const QString &server, const Mcp
     if (request.method == QLatin1String("elicitation/create"))
         return elicitation(std::move(question), params, error);
     if (request.method == QLatin1String("sampling/createMessage"))
-        return sampling(std::move(question), params, error);
+        return sampling(std::move(question), params, request.protocolVersion, error);
     *error = QStringLiteral("Tool Studio does not ask a person for %1").arg(elidedText(request.method, 64));
     return std::nullopt;
 }
 
 json McpPersonQuestion::resultFor(const json &question, const ManualAnswer &answer)
 {
+    if (question.value("kind", json()) == "sampling" && answer.result.contains("content")) // tool_use blocks
+        return {{"role", "assistant"},
+                {"content", answer.result["content"]},
+                {"model", answer.result.value("model", std::string("person"))},
+                {"stopReason", answer.result.value("stopReason", std::string("toolUse"))}};
     if (question.value("kind", json()) == "sampling")
         return {{"role", "assistant"},
                 {"content", {{"type", "text"}, {"text", answer.result.value("text", std::string())}}},

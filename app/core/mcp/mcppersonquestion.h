@@ -20,6 +20,9 @@ struct McpServerRequest
     /// The server withdrew the request (`notifications/cancelled`): whoever holds it
     /// drops it and answers nothing.
     bool withdrawn = false;
+    /// The protocol revision of the server's session ("2025-11-25", "2026-07-28"); ""
+    /// when not known. Tools in sampling need 2025-11-25 or later (SamplingTools::allowedIn).
+    QString protocolVersion = {};
 };
 
 /// An MCP server's request as a question for a person (engine/personquestion.h), and the
@@ -61,7 +64,8 @@ constexpr std::size_t MaxHintBytes = 256;
 /// not an http(s) URL with a host and without user info, or has no elicitationId; a
 /// sampling request without messages or of more than MaxContentBlocks content blocks
 /// ("the request's messages hold 2000000 content blocks; Tool Studio takes at most
-/// 10000"). A URL-mode question has "mode": "url", "url",
+/// 10000"; a tool_result's own blocks count too), or whose tools or tool blocks
+/// SamplingTools::check refuses. A URL-mode question has "mode": "url", "url",
 /// "host" (its ASCII form) and "elicitation_id", and no schema. A sampling question
 /// has "model_request", what a model is asked when one answers it instead of a person
 /// (docs/mcp.md "A model writes the reply"): {"messages": [{"role": "user" |
@@ -83,12 +87,18 @@ constexpr std::size_t MaxHintBytes = 256;
 /// shown, not acted on) and "notes": what the server asked that a model is not given as
 /// asked (a temperature that is no number, stop sequences dropped, hints not an array,
 /// includeContext "thisServer": the studio has no other context to include), one
-/// sentence each. The engine keeps it apart from what a person reads
-/// (Attempt::modelRequest).
+/// sentence each. Tools in sampling (2025-11-25): the question and the model's request
+/// have "tools" ([{"name", "description", "inputSchema"}]) and "tool_choice" ("auto",
+/// "required", "none") when the server sent them; the transcript shows a tool_use as
+/// "→ name(input)  [id]" and a tool_result as "← [id] text"; a model is given a tool_use
+/// as its assistant message's "tool_calls" and a tool_result as a "tool" message. The
+/// engine keeps the model's request apart from what a person reads (Attempt::modelRequest).
 std::optional<nlohmann::json> question(const QString &server, const McpServerRequest &request, QString *error);
 /// The server's result for a (checked) result answer to `question`: the elicitation
 /// answer as it is; a sampling answer {"text"} as {"role": "assistant", "content":
 /// {"type": "text", "text"}, "model", "stopReason"}: the answer's "model" and
-/// "stopReason" when a model wrote it, else "person" and "endTurn".
+/// "stopReason" when a model wrote it, else "person" and "endTurn"; a tool call's answer
+/// {"content": [tool_use blocks]} as {"role": "assistant", "content": those blocks,
+/// "model", "stopReason"}: "person" and "toolUse" unless a model's answer names its own.
 nlohmann::json resultFor(const nlohmann::json &question, const ManualAnswer &answer);
 } // namespace McpPersonQuestion

@@ -307,8 +307,8 @@ void McpServerPool::start(Server &server)
     connect(session, &McpClientSession::resourceSubscriptionsEnded, this,
             [this, name](const QString &why) { Q_EMIT resourceSubscriptionsEnded(name, why); });
     connect(session, &McpClientSession::serverRequestReceived, this,
-            [this, name](const json &id, const QString &method, const json &params) {
-                m_calls.route(name, McpServerRequest{id, method, params});
+            [this, name, session](const json &id, const QString &method, const json &params) {
+                m_calls.route(name, McpServerRequest{id, method, params, false, session->protocolVersion()});
             });
     connect(session, &McpClientSession::serverRequestCancelled, this,
             [this, name](const json &id) { m_calls.withdraw(name, id); });

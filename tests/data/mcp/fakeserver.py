@@ -63,6 +63,8 @@
               the calls it got: {"calls", "keys", "attempts", "arguments"}), visit (the
               person's browser got there: notifications/elicitation/complete for each of
               args.ids, after two malformed ones and one for "unknown" when args.stray)
+  asks-1125   like asks, but a 2025-11-25 server (sampling with tools); ask's answer also
+              has "capabilities", what the client's initialize declared
   modern      a 2026-07-28 server (stateless, no initialize: -32601): every request must
               carry the 2026 _meta (else -32602); server/discover; tools/list of ask,
               rounds, many; tools/call ask answers input_required (multi round-trip
@@ -159,6 +161,7 @@ calls = 0
 required_calls = {}  # idempotency key -> the tools/call "required" got with it
 cancelled = []
 seen = []  # responses to the server's requests that came while no tool waited for them
+client_capabilities = None  # what the client's initialize declared
 
 
 def text_result(rid, text, **extra):
@@ -257,6 +260,8 @@ def ask_call(rid, params):
             paths = [urllib.parse.unquote(urllib.parse.urlparse(r["uri"]).path) for r in roots]
             got["seen"] = {"cwd": os.getcwd(),
                            "readable": [os.path.isdir(p) and os.access(p, os.R_OK | os.X_OK) for p in paths]}
+        if mode == "asks-1125":
+            got["capabilities"] = client_capabilities
         text_result(rid, json.dumps(got, sort_keys=True))
     elif name == "askurl":
         body = {"mode": "url", "message": "Set your API key", "elicitationId": "e-1",
@@ -641,7 +646,8 @@ while True:
     if method == "initialize":
         if mode == "silent":
             continue
-        version = "1999-01-01" if mode == "version" else "2025-06-18"
+        version = {"version": "1999-01-01", "asks-1125": "2025-11-25"}.get(mode, "2025-06-18")
+        client_capabilities = (message.get("params") or {}).get("capabilities")
         info, capabilities = {"name": "fake", "version": "0"}, {"tools": {"listChanged": True}}
         if mode == "hostile":
             info, capabilities = "fake", [1]
@@ -684,7 +690,7 @@ while True:
             sys.stderr.flush()
         if mode == "storm":
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-        tools = STEP_TOOLS if mode == "steps" else ASK_TOOLS if mode == "asks" else TOOLS
+        tools = STEP_TOOLS if mode == "steps" else ASK_TOOLS if mode in ("asks", "asks-1125") else TOOLS
         if mode == "fromfile":
             if rewritten is None:
                 with open(sys.argv[2]) as listed:
@@ -698,7 +704,7 @@ while True:
         send({"jsonrpc": "2.0", "id": rid, "result": result})
         if mode == "storm-after":
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-    elif method == "tools/call" and mode == "asks":
+    elif method == "tools/call" and mode in ("asks", "asks-1125"):
         ask_call(rid, message["params"])
     elif method == "tools/call" and mode == "steps":
         step_call(rid, message["params"])
