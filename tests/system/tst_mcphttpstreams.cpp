@@ -1,0 +1,126 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// What a hostile Streamable HTTP server can make the studio hold per event stream, and how
+// many streams it can have open at once (attack43): a line that never ends beside an
+// event's data, and HTTP/2, over which Qt 6.4 applies no read buffer size to a reply.
+#include "mcp/mcphttptransport.h"
+#include "mcp/mcpssereader.h"
+#include "testfiles.h"
+
+#include <QSignalSpy>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslServer>
+#include <QSslSocket>
+#include <QTest>
+
+#include <string>
+#include <vector>
+
+class TestMcpHttpStreams : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void aStreamHoldsOneEventsBoundAtATime();
+    void http2IsNotNegotiated();
+};
+
+// attack43 F2: the event's data lines and a line without end were bounded each on its
+// own, so one stream held twice the bound (a server answering 31 calls so: 5.4 GB), and
+// the memory of a line over the bound stayed taken while the stream stayed open. Now
+// they count together, and what is over the bound is let go at once.
+void TestMcpHttpStreams::aStreamHoldsOneEventsBoundAtATime()
+{
+    constexpr std::size_t max = 1 << 20;
+    McpSseReader reader(max);
+    const std::string dataLine = "data: " + std::string(256 * 1024, 'x') + "\n";
+    std::string start = "event: message\n";
+    for (int n = 0; n < 3; ++n)
+        start += dataLine; // 768 KiB of data
+    QVERIFY(reader.feed(start).empty());
+    QVERIFY(reader.heldBytes() >= 3 * 256 * 1024);
+
+    // A line that never ends, in reads of 64 KiB: 192 KiB of it fit the bound, the rest
+    // not. (Memory held is counted with the strings' spare capacity: at most twice what
+    // they hold.)
+    QVERIFY(reader.feed("data: ").empty());
+    const std::string read(64 * 1024, 'a');
+    for (int n = 0; n < 160; ++n) { // 10 MiB
+        QVERIFY(reader.feed(read).empty());
+        QVERIFY2(reader.heldBytes() <= 2 * max,
+                 qPrintable(QStringLiteral("%1 bytes held after %2 reads of the line")
+                                .arg(qulonglong(reader.heldBytes()))
+                                .arg(n + 1)));
+    }
+    QVERIFY2(reader.heldBytes() < 64, qPrintable(QString::number(qulonglong(reader.heldBytes()))));
+    QVERIFY(reader.midEvent());
+
+    // The event ends: reported once, oversized, with the start of its data.
+    const std::vector<McpSseReader::Event> events = reader.feed("\n\n");
+    QCOMPARE(events.size(), std::size_t(1));
+    QVERIFY(events[0].oversized);
+    QCOMPARE(events[0].head, std::string(McpSseReader::HeadBytes, 'x'));
+    QVERIFY(events[0].data.empty());
+    QVERIFY(!reader.midEvent());
+
+    // The next event is read as ever.
+    const std::vector<McpSseReader::Event> next = reader.feed("data: {\"a\":1}\n\n");
+    QCOMPARE(next.size(), std::size_t(1));
+    QCOMPARE(next[0].data, std::string("{\"a\":1}"));
+    QVERIFY(!next[0].oversized);
+
+    // A first line over the bound that the server cuts: the stream ended in an event.
+    McpSseReader cut(max);
+    QVERIFY(cut.feed("data: " + std::string(max, 'y')).empty());
+    QVERIFY(cut.midEvent());
+    QVERIFY(cut.heldBytes() < 64);
+}
+
+// attack43 F1: an https:// server that offers HTTP/2 (ALPN "h2") had every request of the
+// session on one HTTP/2 connection, where Qt 6.4 applies no read buffer size: a GET stream
+// of comment lines grew the studio to 4 GB in 10 s (paced reading let Qt pile up the rest),
+// and 31 calls answered with 126 MiB streams each, 5.4 GB. The transport asks for HTTP/1.1.
+void TestMcpHttpStreams::http2IsNotNegotiated()
+{
+    if (!QSslSocket::supportsSsl())
+        QSKIP("no TLS backend");
+    const QList<QSslCertificate> certificates = QSslCertificate::fromPath(mcpFixture("loopback-test.crt"), QSsl::Pem);
+    QCOMPARE(certificates.size(), 1);
+    const QSslKey key(fileBytes(mcpFixture("loopback-test.key")), QSsl::Rsa, QSsl::Pem);
+    QVERIFY(!key.isNull());
+
+    QSslConfiguration client = QSslConfiguration::defaultConfiguration();
+    client.addCaCertificate(certificates.first());
+    QSslConfiguration::setDefaultConfiguration(client);
+
+    QSslServer server;
+    QSslConfiguration offers = QSslConfiguration::defaultConfiguration();
+    offers.setLocalCertificate(certificates.first());
+    offers.setPrivateKey(key);
+    offers.setAllowedNextProtocols({QByteArrayLiteral("h2"), QSslConfiguration::NextProtocolHttp1_1});
+    server.setSslConfiguration(offers);
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+
+    McpHttpTransport transport({QUrl(QStringLiteral("https://127.0.0.1:%1/mcp").arg(server.serverPort())), {}});
+    transport.start();
+    JsonRpcMessage initialize;
+    initialize.kind = JsonRpcMessage::Kind::Request;
+    initialize.id = 1;
+    initialize.method = "initialize";
+    initialize.params = nlohmann::json::object();
+    QVERIFY(transport.send(initialize));
+
+    QTRY_VERIFY_WITH_TIMEOUT(server.hasPendingConnections(), 10000);
+    auto *socket = qobject_cast<QSslSocket *>(server.nextPendingConnection());
+    QVERIFY(socket);
+    QTRY_VERIFY_WITH_TIMEOUT(socket->isEncrypted(), 10000);
+    // The studio offers no protocol by ALPN (before: "h2" was chosen), and speaks HTTP/1.1.
+    QCOMPARE(socket->sslConfiguration().nextNegotiatedProtocol(), QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(socket->bytesAvailable() > 0, 10000);
+    QVERIFY(socket->readLine().startsWith("POST /mcp HTTP/1.1"));
+}
+
+QTEST_MAIN(TestMcpHttpStreams)
+#include "tst_mcphttpstreams.moc"
