@@ -4,9 +4,16 @@
 // What a hostile Streamable HTTP server can make the studio hold per event stream, and how
 // many streams it can have open at once (attack43): a line that never ends beside an
 // event's data, and HTTP/2, over which Qt 6.4 applies no read buffer size to a reply.
+#include "mcp/mcpclientsession.h"
 #include "mcp/mcphttptransport.h"
+#include "mcp/mcpreadpace.h"
 #include "mcp/mcpssereader.h"
+#include "mcpsessionwaits.h"
+#include "portserver.h"
 #include "testfiles.h"
+
+#include <QElapsedTimer>
+#include <QStandardPaths>
 
 #include <QSignalSpy>
 #include <QSslCertificate>
@@ -16,16 +23,42 @@
 #include <QSslSocket>
 #include <QTest>
 
+#include <sys/resource.h>
+
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace {
+
+/// CPU time (user and system) this process used so far, in ms.
+qint64 cpuMs()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+        + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000;
+}
+
+} // namespace
 
 class TestMcpHttpStreams : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase();
     void aStreamHoldsOneEventsBoundAtATime();
     void http2IsNotNegotiated();
+    void requestStreamCommentFloodIsPaced();
+
+private:
+    PortServer m_fake;
 };
+
+void TestMcpHttpStreams::initTestCase()
+{
+    QVERIFY(m_fake.start(QStandardPaths::findExecutable(QStringLiteral("python3")), {mcpFixture("fakehttpserver.py")}));
+}
 
 // attack43 F2: the event's data lines and a line without end were bounded each on its
 // own, so one stream held twice the bound (a server answering 31 calls so: 5.4 GB), and
@@ -120,6 +153,33 @@ void TestMcpHttpStreams::http2IsNotNegotiated()
     QCOMPARE(socket->sslConfiguration().nextNegotiatedProtocol(), QByteArray());
     QTRY_VERIFY_WITH_TIMEOUT(socket->bytesAvailable() > 0, 10000);
     QVERIFY(socket->readLine().startsWith("POST /mcp HTTP/1.1"));
+}
+
+// attack43 F3: the event stream of a request was read as fast as the server wrote it
+// (only the session's GET stream was paced, attack42 F2): six calls answered with comment
+// lines for ever kept 94 % of a core busy until their timeout. Now the POSTs' streams are
+// read 2 MiB each 0.1 s, all together.
+void TestMcpHttpStreams::requestStreamCommentFloodIsPaced()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/postcomments"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    std::optional<McpReply> reply;
+    session->callTool(QStringLiteral("t"), nlohmann::json::object(), nlohmann::json::object(),
+                      [&reply](const McpReply &r) { reply = r; });
+    QTest::qWait(300);
+    QElapsedTimer clock;
+    clock.start();
+    const qint64 cpuBefore = cpuMs();
+    QTest::qWait(3000);
+    const qint64 elapsed = clock.elapsed();
+    const qint64 cpu = cpuMs() - cpuBefore;
+    qInfo("CPU %lld ms in %lld ms (%.0f%% of a core), %lld pauses", cpu, elapsed, 100.0 * cpu / elapsed,
+          transport->readPauses());
+    QVERIFY(!reply);
+    QVERIFY(transport->readPauses() >= 20);
+    QVERIFY2(cpu * 100 < elapsed * 35, qPrintable(QStringLiteral("%1 ms of CPU in %2 ms").arg(cpu).arg(elapsed)));
+    session->close();
 }
 
 QTEST_MAIN(TestMcpHttpStreams)

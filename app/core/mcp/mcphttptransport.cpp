@@ -8,6 +8,7 @@
 
 #include "mcpoauthauthorizer.h"
 #include "mcpoauthmetadata.h"
+#include "mcpreadpace.h"
 #include "mcpreplyid.h"
 #include "mcpssereader.h"
 #include "project/printabletext.h"
@@ -37,6 +38,7 @@ bool visibleAscii(const QByteArray &value, int max)
 
 McpHttpTransport::McpHttpTransport(Endpoint endpoint, QObject *parent)
     : McpHttpTransportBase(std::move(endpoint), parent)
+    , m_pace(new McpReadPace([this] { resumePaced(); }, this))
 {}
 
 McpHttpTransport::~McpHttpTransport()
@@ -183,7 +185,7 @@ bool McpHttpTransport::readHead(QNetworkReply *reply, Post &post)
     return true;
 }
 
-void McpHttpTransport::onReadyRead(QNetworkReply *reply)
+void McpHttpTransport::onReadyRead(QNetworkReply *reply, bool paced)
 {
     const auto found = m_posts.find(reply);
     if (found == m_posts.end())
@@ -194,8 +196,8 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
         close(reply); // a notification or response is answered with 202 and no body (spec)
         return;
     }
-    const QByteArray bytes = reply->readAll();
     if (!post.sse) {
+        const QByteArray bytes = reply->readAll();
         if (std::size_t(post.body.size() + bytes.size()) > MaxMessageBytes) {
             const QPointer<McpHttpTransport> alive(this);
             refuse(QStringLiteral("an HTTP reply of more than %1 bytes is over the limit; it was dropped")
@@ -209,22 +211,45 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
         post.body += bytes;
         return;
     }
-    for (McpSseReader::Event &event : post.events->feed(viewOf(bytes))) {
-        if (event.type != "message")
-            continue;
-        const QPointer<McpHttpTransport> alive(this);
-        if (event.oversized)
-            Q_EMIT messageRefused(
-                QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
-                nullptr);
-        else
-            deliver(event.data, post);
-        if (!alive || !m_posts.count(reply))
-            return;
-        if (post.answered) {
-            close(reply); // the response came: nothing more belongs to this request (spec)
-            return;
+    // Paced, all event streams of POSTs together (attack43 F3); what is left when the
+    // reply finished is read at once (Qt's read buffer holds at most ReadBufferBytes).
+    while (reply->bytesAvailable() > 0) {
+        if (paced && !m_pace->hasRoom())
+            return; // resumePaced() reads on when the window ended
+        const QByteArray bytes = reply->read(McpReadPace::ReadChunkBytes);
+        m_pace->count(bytes.size());
+        for (McpSseReader::Event &event : post.events->feed(viewOf(bytes))) {
+            if (event.type != "message")
+                continue;
+            const QPointer<McpHttpTransport> alive(this);
+            if (event.oversized)
+                Q_EMIT messageRefused(QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped")
+                                          .arg(MaxMessageBytes),
+                                      nullptr);
+            else
+                deliver(event.data, post);
+            if (!alive || !m_posts.count(reply))
+                return;
+            if (post.answered) {
+                close(reply); // the response came: nothing more belongs to this request (spec)
+                return;
+            }
         }
+    }
+}
+
+void McpHttpTransport::resumePaced()
+{
+    std::vector<QPointer<QNetworkReply>> waiting;
+    for (const auto &[reply, post] : m_posts)
+        if (post.sse && reply->bytesAvailable() > 0)
+            waiting.emplace_back(reply);
+    const QPointer<McpHttpTransport> alive(this);
+    for (const QPointer<QNetworkReply> &reply : waiting) {
+        if (!alive)
+            return;
+        if (reply && m_posts.count(reply))
+            onReadyRead(reply);
     }
 }
 
@@ -260,7 +285,7 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         return;
     reply->deleteLater();
     const QPointer<McpHttpTransport> alive(this);
-    onReadyRead(reply); // what is left of the body
+    onReadyRead(reply, false); // what is left of the body
     if (!alive)
         return;
     const auto still = m_posts.find(reply);
@@ -493,4 +518,9 @@ void McpHttpTransport::closeGetStreams()
         stream->close();
         stream->deleteLater();
     }
+}
+
+qint64 McpHttpTransport::readPauses() const
+{
+    return m_pace->pauses();
 }

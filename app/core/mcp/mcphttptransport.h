@@ -11,6 +11,7 @@
 #include <memory>
 
 class McpHttpGetStream;
+class McpReadPace;
 class QNetworkReply;
 class QNetworkRequest;
 
@@ -46,7 +47,8 @@ class QNetworkRequest;
 /// 202 and no body): a stream that lingers, drips or never ends holds none of Qt's six
 /// connections to the host for longer. The stream of a `subscriptions/listen` (2026
 /// era) stays open by design until its response or forget(): no timeout applies to a
-/// POST here, and each event on it is bounded by MaxMessageBytes as any other. At most
+/// POST here, and each event on it is bounded by MaxMessageBytes as any other. The POSTs'
+/// event streams are read at McpReadPace's pace, all together (attack43 F3). At most
 /// MaxOpenPosts POSTs are open at once; past that send() refuses (a server that answers
 /// each `ping` answer with more pings grew the studio by a queued request each); the
 /// endpoint's headers, the bearer token and those bounds are McpHttpTransportBase's.
@@ -89,6 +91,8 @@ public:
     const McpHttpGetStream *getStream() const { return m_listen; }
     /// Why the session's GET stream was given up ("" while it is open or never was).
     QString getStreamEnd() const { return m_listenEnd; }
+    /// Times reading the POSTs' event streams waited for the pace (McpReadPace).
+    qint64 readPauses() const;
     /// GETs the session's stream sent so far (McpHttpGetStream::connections; Qt may send
     /// one again on its own when the server closed the connection before reading it).
     int getStreamRequests() const;
@@ -116,7 +120,11 @@ private:
     void postMessage(const JsonRpcMessage &message, bool retried) override;
     void end(const QString &why) override;
     QString postsFullRefusal() const override;
-    void onReadyRead(QNetworkReply *reply);
+    /// Reads what came of a POST's reply; an event stream at the pace of m_pace unless
+    /// not `paced` (the reply finished: what is left is read now).
+    void onReadyRead(QNetworkReply *reply, bool paced = true);
+    /// Reads on the event streams that waited for the pace's window to end.
+    void resumePaced();
     void onFinished(QNetworkReply *reply);
     /// A request to the endpoint with its headers, the session id and protocol version
     /// once known, and redirects not followed.
@@ -143,6 +151,7 @@ private:
     void closeGetStreams();
 
     std::map<QNetworkReply *, Post> m_posts;
+    McpReadPace *m_pace; ///< the pace of the POSTs' event streams
     McpHttpGetStream *m_listen = nullptr;
     Post m_listenPost; ///< what the session's GET stream is read as (no request of its own)
     QString m_listenEnd;

@@ -54,6 +54,8 @@ The 2025-era paths take the session's GET stream by the path (else 405):
               ever, never an event (attack42 F2)
   /getendless  GET: 200 with a JSON body that never ends, as fast as the client takes it
               (attack42 F2: no event stream, read for ever)
+  /postcomments  tools/call: an event stream of ": keep-alive" comment lines as fast as
+              the client takes them, for ever, never an event (attack43 F3)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
 At /badversion-sse initialize is answered with an event stream whose result names the
 revision "1999-01-01" (attack42 F1: the handshake fails inside the stream's read)
@@ -375,6 +377,16 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
             self.wfile.flush()
             self.close_connection = True
+        elif self.path == "/postcomments":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            chunk = b": keep-alive\n" * 5000
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                self.close_connection = True
         elif self.path in ("/linger", "/drip", "/pings"):
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
