@@ -50,6 +50,7 @@ private Q_SLOTS:
     void aStreamHoldsOneEventsBoundAtATime();
     void http2IsNotNegotiated();
     void requestStreamCommentFloodIsPaced();
+    void decompressionBombIsNamed();
 
 private:
     PortServer m_fake;
@@ -179,6 +180,24 @@ void TestMcpHttpStreams::requestStreamCommentFloodIsPaced()
     QVERIFY(!reply);
     QVERIFY(transport->readPauses() >= 20);
     QVERIFY2(cpu * 100 < elapsed * 35, qPrintable(QStringLiteral("%1 ms of CPU in %2 ms").arg(cpu).arg(elapsed)));
+    session->close();
+}
+
+// attack43 F5: Qt decompresses a gzip body itself and stops at a bomb (over 10 MiB, at a
+// ratio over its bound), but the call failed as "the HTTP reply (status 200) had no
+// response in it" (or "not valid JSON"), the partial body read as if whole. Now Qt's
+// reason is given.
+void TestMcpHttpStreams::decompressionBombIsNamed()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openHttpFake(m_fake.base + QStringLiteral("/gzipbomb"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const McpReply reply = callAndWait(*session, QStringLiteral("t"));
+    QVERIFY(!reply.ok());
+    // Qt 6.4 names no more than that.
+    QCOMPARE(reply.errorText(),
+             QStringLiteral("the server's reply to request 2 could not be read: the HTTP reply "
+                            "(status 200) could not be read whole: Decompression failed: "));
     session->close();
 }
 

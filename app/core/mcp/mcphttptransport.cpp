@@ -376,6 +376,14 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         if (post.events->midEvent()
             && !refuse(QStringLiteral("its event stream ended in the middle of an event"), post))
             return;
+    } else if (reply->error() != QNetworkReply::NoError) {
+        // The body did not come whole (cut, or Qt stopped a decompression bomb): what came
+        // is no reply, and the reason is Qt's (attack43 F5: "not valid JSON", "no response").
+        refuse(QStringLiteral("the HTTP reply (status %1) could not be read whole: %2")
+                   .arg(status)
+                   .arg(elidedText(printableText(reply->errorString()), QuotedBodyChars)),
+               post);
+        return;
     } else if (!post.body.trimmed().isEmpty()) {
         if (!deliver(viewOf(post.body), post))
             return;
