@@ -4,6 +4,7 @@
 // What a hostile Streamable HTTP server can make the studio hold per event stream, and how
 // many streams it can have open at once (attack43): a line that never ends beside an
 // event's data, and HTTP/2, over which Qt 6.4 applies no read buffer size to a reply.
+#include "mcp/mcpbytebudget.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcphttptransport.h"
 #include "mcp/mcpreadpace.h"
@@ -48,6 +49,7 @@ class TestMcpHttpStreams : public QObject
 private Q_SLOTS:
     void initTestCase();
     void aStreamHoldsOneEventsBoundAtATime();
+    void streamsShareOneBudget();
     void http2IsNotNegotiated();
     void requestStreamCommentFloodIsPaced();
     void decompressionBombIsNamed();
@@ -110,6 +112,52 @@ void TestMcpHttpStreams::aStreamHoldsOneEventsBoundAtATime()
     QVERIFY(cut.feed("data: " + std::string(max, 'y')).empty());
     QVERIFY(cut.midEvent());
     QVERIFY(cut.heldBytes() < 64);
+}
+
+// attack43 F2: each stream alone held up to one message's bound, so a server holding a
+// line open on each of six connections held six times 64 MiB of the studio (471 MB
+// measured). The streams of a transport take from one budget (MaxHeldBytes): a line
+// that would go over it is let go like one over the bound, and marked overBudget.
+void TestMcpHttpStreams::streamsShareOneBudget()
+{
+    constexpr std::size_t max = 1 << 20;
+    const auto budget = std::make_shared<McpByteBudget>(max + max / 2);
+    McpSseReader first(max, budget);
+    McpSseReader second(max, budget);
+    const std::string line(768 * 1024, 'a');
+    QVERIFY(first.feed("data: " + line).empty()); // no end: held
+    QCOMPARE(budget->held(), 6 + line.size());
+    QVERIFY(second.feed("data: " + line).empty()); // within its own bound, not within the budget
+    QCOMPARE(budget->held(), 6 + line.size());
+
+    const std::vector<McpSseReader::Event> skipped = second.feed("\n\n");
+    QCOMPARE(skipped.size(), std::size_t(1));
+    QVERIFY(skipped[0].oversized);
+    QVERIFY(skipped[0].overBudget);
+    QCOMPARE(skipped[0].head, line.substr(0, McpSseReader::HeadBytes));
+    const std::vector<McpSseReader::Event> whole = first.feed("\n\n");
+    QCOMPARE(whole.size(), std::size_t(1));
+    QVERIFY(!whole[0].oversized);
+    QCOMPARE(whole[0].data, line);
+    QCOMPARE(budget->held(), std::size_t(0));
+
+    // Once the first let go, the second holds as much again; a reader destroyed gives
+    // back what it held.
+    QVERIFY(second.feed("data: " + line).empty());
+    QCOMPARE(budget->held(), 6 + line.size());
+    {
+        McpSseReader third(max, budget);
+        QVERIFY(third.feed("data: xyz").empty());
+        QCOMPARE(budget->held(), 6 + line.size() + 9);
+    }
+    QCOMPARE(budget->held(), 6 + line.size());
+    // A reader over its own bound is not over the budget.
+    McpSseReader fourth(max, std::make_shared<McpByteBudget>(4 * max));
+    QVERIFY(fourth.feed("data: " + std::string(max, 'b')).empty());
+    const std::vector<McpSseReader::Event> big = fourth.feed("\n\n");
+    QCOMPARE(big.size(), std::size_t(1));
+    QVERIFY(big[0].oversized);
+    QVERIFY(!big[0].overBudget);
 }
 
 // attack43 F1: an https:// server that offers HTTP/2 (ALPN "h2") had every request of the

@@ -179,7 +179,7 @@ bool McpHttpTransport::readHead(QNetworkReply *reply, Post &post)
     const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
     post.sse = status >= 200 && status < 300 && type.startsWith("text/event-stream");
     if (post.sse) {
-        post.events = std::make_unique<McpSseReader>(MaxMessageBytes);
+        post.events = std::make_unique<McpSseReader>(MaxMessageBytes, m_budget);
         reply->setReadBufferSize(ReadBufferBytes); // again, should the first have come too early
     }
     return true;
@@ -198,10 +198,12 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply, bool paced)
     }
     if (!post.sse) {
         const QByteArray bytes = reply->readAll();
-        if (std::size_t(post.body.size() + bytes.size()) > MaxMessageBytes) {
+        const bool overMax = std::size_t(post.body.size() + bytes.size()) > MaxMessageBytes;
+        if (overMax || !post.bodyHold.fits(std::size_t(bytes.size()))) {
             const QPointer<McpHttpTransport> alive(this);
-            refuse(QStringLiteral("an HTTP reply of more than %1 bytes is over the limit; it was dropped")
-                       .arg(MaxMessageBytes),
+            refuse(overMax ? QStringLiteral("an HTTP reply of more than %1 bytes is over the limit; it was dropped")
+                                 .arg(MaxMessageBytes)
+                           : heldRefusal(),
                    post);
             if (!alive)
                 return;
@@ -209,6 +211,7 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply, bool paced)
             return;
         }
         post.body += bytes;
+        post.bodyHold.set(std::size_t(post.body.size()));
         return;
     }
     // Paced, all event streams of POSTs together (attack43 F3); what is left when the
@@ -222,12 +225,7 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply, bool paced)
             if (event.type != "message")
                 continue;
             const QPointer<McpHttpTransport> alive(this);
-            if (event.oversized)
-                Q_EMIT messageRefused(QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped")
-                                          .arg(MaxMessageBytes),
-                                      nullptr);
-            else
-                deliver(event.data, post);
+            deliverEvent(event, post);
             if (!alive || !m_posts.count(reply))
                 return;
             if (post.answered) {
@@ -451,6 +449,7 @@ void McpHttpTransport::openGetStream()
     m_listenPost.sse = true;
     m_listen = new McpHttpGetStream(
         m_network, [this] { return sessionRequest(); }, MaxMessageBytes, this);
+    m_listen->setBudget(m_budget);
     McpHttpGetStream *stream = m_listen;
     connect(stream, &McpHttpGetStream::eventReceived, this,
             [this](const McpSseReader::Event &event) { deliverEvent(event, m_listenPost); });
@@ -475,6 +474,7 @@ void McpHttpTransport::resume(Post post, const std::string &lastEventId, long lo
     auto *stream = new McpHttpGetStream(
         m_network, [this] { return sessionRequest(); }, MaxMessageBytes, this);
     stream->setEndsOnShortStreams(false); // "SSE polling" may end each; the call's timeout bounds it
+    stream->setBudget(m_budget);
     post.events.reset();
     m_resumed.emplace(stream, std::move(post));
     connect(stream, &McpHttpGetStream::eventReceived, this, [this, stream](const McpSseReader::Event &event) {
@@ -511,9 +511,19 @@ bool McpHttpTransport::deliverEvent(const McpSseReader::Event &event, Post &post
         return deliver(event.data, post);
     const QPointer<McpHttpTransport> alive(this);
     Q_EMIT messageRefused(
-        QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
+        event.overBudget
+            ? heldRefusal()
+            : QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
         nullptr);
     return bool(alive);
+}
+
+QString McpHttpTransport::heldRefusal() const
+{
+    return QStringLiteral("it was skipped: the studio holds %1 bytes of unfinished messages from %2 already, the "
+                          "most it keeps (a server that keeps its streams' messages from ending fills them)")
+        .arg(MaxHeldBytes)
+        .arg(describeUrl());
 }
 
 void McpHttpTransport::closeGetStreams()

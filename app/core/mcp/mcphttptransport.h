@@ -65,6 +65,10 @@ public:
     static constexpr int InsufficientScopeCode = -32003;
     /// Bytes a session id may have (visible ASCII only, as the spec asks).
     static constexpr int MaxSessionIdBytes = 1024;
+    /// Bytes of unfinished messages all the transport's streams and bodies hold together
+    /// (McpByteBudget; each one alone at most MaxMessageBytes): a server whose six
+    /// connections each hold a line that never ends holds no more than this (attack43 F2).
+    static constexpr std::size_t MaxHeldBytes = 2 * MaxMessageBytes;
 
     explicit McpHttpTransport(Endpoint endpoint, QObject *parent = nullptr);
     ~McpHttpTransport() override;
@@ -114,6 +118,7 @@ private:
         bool sse = false;
         bool typeKnown = false;
         QByteArray body;
+        McpByteBudget::Hold bodyHold; ///< what `body` takes of m_budget
         std::unique_ptr<McpSseReader> events;
     };
 
@@ -144,12 +149,15 @@ private:
     void openGetStream();
     /// Resumes the event stream of `post`'s request with a GET after its last event id.
     void resume(Post post, const std::string &lastEventId, long long retryMs);
-    /// Hands on a message event of a GET stream, read for `post`; false when a slot
-    /// deleted the transport.
+    /// Hands on a message event (of a POST's stream or a GET stream), read for `post`;
+    /// false when a slot deleted the transport.
     bool deliverEvent(const McpSseReader::Event &event, Post &post);
+    /// Why a message was skipped when MaxHeldBytes were held.
+    QString heldRefusal() const;
     /// Closes the GET streams (the session's and the resumed ones) and forgets them.
     void closeGetStreams();
 
+    std::shared_ptr<McpByteBudget> m_budget = std::make_shared<McpByteBudget>(MaxHeldBytes);
     std::map<QNetworkReply *, Post> m_posts;
     McpReadPace *m_pace; ///< the pace of the POSTs' event streams
     McpHttpGetStream *m_listen = nullptr;

@@ -34,13 +34,16 @@ std::vector<McpSseReader::Event> McpSseReader::feed(std::string_view bytes)
             // The event's data so far and the line being read count together: both are
             // held at once (attack43 F2: a stream held 64 MiB of data lines and 64 MiB of
             // a line without end, 128 MiB, and gave neither back while it stayed open).
-            if (m_event.data.size() + m_line.size() + part.size() > m_max) {
+            const bool overMax = m_event.data.size() + m_line.size() + part.size() > m_max;
+            if (overMax || !m_hold.fits(part.size())) {
                 m_lineTooLong = true;
                 std::string start = m_line.substr(0, HeadBytes + 6);
                 start.append(part.substr(0, HeadBytes + 6 - start.size()));
-                if (!m_event.oversized)
+                if (!m_event.oversized) {
                     m_event.head = m_event.data.empty() ? dataValue(std::move(start)).substr(0, HeadBytes)
                                                         : m_event.data.substr(0, HeadBytes);
+                    m_event.overBudget = !overMax;
+                }
                 m_event.oversized = true;
                 m_inEvent = true;
                 release(m_event.data);
@@ -48,11 +51,13 @@ std::vector<McpSseReader::Event> McpSseReader::feed(std::string_view bytes)
             } else {
                 m_line.append(part);
             }
+            settle();
         }
         if (end == std::string_view::npos)
             break;
         bytes.remove_prefix(end + 1);
         takeLine(events);
+        settle();
     }
     return events;
 }

@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mcpbytebudget.h"
+
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,7 +23,9 @@
 /// let go at once (memory given back: a stream may stay open for long), and it is
 /// reported once, as `oversized`, when it ends, with the first HeadBytes of its data
 /// (`head`), where the id of the response it carried can still be found (McpReplyId::scan).
-/// So a stream holds at most `maxEventBytes` of an event at a time.
+/// So a stream holds at most `maxEventBytes` of an event at a time. With a `budget`
+/// shared by several readers (one transport's streams), what they hold together stays
+/// within it too: an event that would go over is let go the same way, marked `overBudget`.
 class McpSseReader
 {
 public:
@@ -36,11 +41,13 @@ public:
         std::string type = "message";
         std::string data;
         bool oversized = false;
-        std::string head; ///< an oversized event's first data bytes (at most HeadBytes)
+        bool overBudget = false; ///< oversized because the budget was held by others
+        std::string head;        ///< an oversized event's first data bytes (at most HeadBytes)
     };
 
-    explicit McpSseReader(std::size_t maxEventBytes)
+    explicit McpSseReader(std::size_t maxEventBytes, std::shared_ptr<McpByteBudget> budget = nullptr)
         : m_max(maxEventBytes)
+        , m_hold(std::move(budget))
     {}
 
     /// The events that `bytes` completes.
@@ -59,6 +66,8 @@ public:
 
 private:
     void takeLine(std::vector<Event> &events);
+    /// What the event's data and the line hold, told to the budget.
+    void settle() { m_hold.set(m_line.size() + m_event.data.size()); }
 
     std::size_t m_max;
     std::string m_line;
@@ -68,4 +77,5 @@ private:
     std::string m_lastEventId;
     std::optional<std::string> m_pendingId; ///< the `id:` of the event being read
     long long m_retryMs = -1;
+    McpByteBudget::Hold m_hold;
 };
