@@ -43,7 +43,7 @@ qint64 cpuMs()
 
 } // namespace
 
-class TestMcpHttpStreams : public QObject
+class TestMcpHttpBounds : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -58,7 +58,7 @@ private:
     PortServer m_fake;
 };
 
-void TestMcpHttpStreams::initTestCase()
+void TestMcpHttpBounds::initTestCase()
 {
     QVERIFY(m_fake.start(QStandardPaths::findExecutable(QStringLiteral("python3")), {mcpFixture("fakehttpserver.py")}));
 }
@@ -67,7 +67,7 @@ void TestMcpHttpStreams::initTestCase()
 // own, so one stream held twice the bound (a server answering 31 calls so: 5.4 GB), and
 // the memory of a line over the bound stayed taken while the stream stayed open. Now
 // they count together, and what is over the bound is let go at once.
-void TestMcpHttpStreams::aStreamHoldsOneEventsBoundAtATime()
+void TestMcpHttpBounds::aStreamHoldsOneEventsBoundAtATime()
 {
     constexpr std::size_t max = 1 << 20;
     McpSseReader reader(max);
@@ -118,7 +118,7 @@ void TestMcpHttpStreams::aStreamHoldsOneEventsBoundAtATime()
 // line open on each of six connections held six times 64 MiB of the studio (471 MB
 // measured). The streams of a transport take from one budget (MaxHeldBytes): a line
 // that would go over it is let go like one over the bound, and marked overBudget.
-void TestMcpHttpStreams::streamsShareOneBudget()
+void TestMcpHttpBounds::streamsShareOneBudget()
 {
     constexpr std::size_t max = 1 << 20;
     const auto budget = std::make_shared<McpByteBudget>(max + max / 2);
@@ -164,7 +164,7 @@ void TestMcpHttpStreams::streamsShareOneBudget()
 // session on one HTTP/2 connection, where Qt 6.4 applies no read buffer size: a GET stream
 // of comment lines grew the studio to 4 GB in 10 s (paced reading let Qt pile up the rest),
 // and 31 calls answered with 126 MiB streams each, 5.4 GB. The transport asks for HTTP/1.1.
-void TestMcpHttpStreams::http2IsNotNegotiated()
+void TestMcpHttpBounds::http2IsNotNegotiated()
 {
     if (!QSslSocket::supportsSsl())
         QSKIP("no TLS backend");
@@ -208,7 +208,7 @@ void TestMcpHttpStreams::http2IsNotNegotiated()
 // (only the session's GET stream was paced, attack42 F2): six calls answered with comment
 // lines for ever kept 94 % of a core busy until their timeout. Now the POSTs' streams are
 // read 2 MiB each 0.1 s, all together.
-void TestMcpHttpStreams::requestStreamCommentFloodIsPaced()
+void TestMcpHttpBounds::requestStreamCommentFloodIsPaced()
 {
     McpHttpTransport *transport = nullptr;
     const auto session = openHttpFake(m_fake.base + QStringLiteral("/postcomments"), &transport);
@@ -235,7 +235,7 @@ void TestMcpHttpStreams::requestStreamCommentFloodIsPaced()
 // ratio over its bound), but the call failed as "the HTTP reply (status 200) had no
 // response in it" (or "not valid JSON"), the partial body read as if whole. Now Qt's
 // reason is given.
-void TestMcpHttpStreams::decompressionBombIsNamed()
+void TestMcpHttpBounds::decompressionBombIsNamed()
 {
     McpHttpTransport *transport = nullptr;
     const auto session = openHttpFake(m_fake.base + QStringLiteral("/gzipbomb"), &transport);
@@ -249,5 +249,5 @@ void TestMcpHttpStreams::decompressionBombIsNamed()
     session->close();
 }
 
-QTEST_MAIN(TestMcpHttpStreams)
-#include "tst_mcphttpstreams.moc"
+QTEST_MAIN(TestMcpHttpBounds)
+#include "tst_mcphttpbounds.moc"
