@@ -59,7 +59,7 @@ void McpHttpGetStream::connectNow()
     request.setRawHeader("Accept", "text/event-stream");
     if (!m_lastEventId.empty())
         request.setRawHeader("Last-Event-ID", QByteArray::fromStdString(m_lastEventId));
-    m_events = std::make_unique<McpSseReader>(m_maxEventBytes);
+    m_events = std::make_unique<McpSseReader>(m_maxEventBytes, m_budget);
     m_queued.clear();
     m_pace->stop();
     m_finishPending = false;

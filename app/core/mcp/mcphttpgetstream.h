@@ -92,6 +92,9 @@ public:
     /// off for a resumed request's stream, which its call's timeout bounds and which a
     /// 2025-11-25 server may end after each event on purpose ("SSE polling").
     void setEndsOnShortStreams(bool ends) { m_endsOnShortStreams = ends; }
+    /// What the stream's unfinished event takes from, with the transport's other streams
+    /// (McpSseReader); none by default.
+    void setBudget(std::shared_ptr<McpByteBudget> budget) { m_budget = std::move(budget); }
     /// The stream's last event id so far.
     const std::string &lastEventId() const { return m_lastEventId; }
     /// GETs sent so far.
@@ -130,6 +133,7 @@ private:
     QNetworkReply *m_reply = nullptr;
     QTimer *m_retry = nullptr;
     QTimer *m_pace = nullptr; ///< reading put off until the window ends
+    std::shared_ptr<McpByteBudget> m_budget;
     std::unique_ptr<McpSseReader> m_events;
     std::deque<McpSseReader::Event> m_queued; ///< read, not handed on yet
     QElapsedTimer m_opened;                   ///< since the GET was sent

@@ -8,6 +8,7 @@
 
 #include "mcpoauthauthorizer.h"
 #include "mcpoauthmetadata.h"
+#include "mcpreadpace.h"
 #include "mcpreplyid.h"
 #include "mcpssereader.h"
 #include "project/printabletext.h"
@@ -37,6 +38,7 @@ bool visibleAscii(const QByteArray &value, int max)
 
 McpHttpTransport::McpHttpTransport(Endpoint endpoint, QObject *parent)
     : McpHttpTransportBase(std::move(endpoint), parent)
+    , m_pace(new McpReadPace([this] { resumePaced(); }, this))
 {}
 
 McpHttpTransport::~McpHttpTransport()
@@ -177,13 +179,13 @@ bool McpHttpTransport::readHead(QNetworkReply *reply, Post &post)
     const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
     post.sse = status >= 200 && status < 300 && type.startsWith("text/event-stream");
     if (post.sse) {
-        post.events = std::make_unique<McpSseReader>(MaxMessageBytes);
+        post.events = std::make_unique<McpSseReader>(MaxMessageBytes, m_budget);
         reply->setReadBufferSize(ReadBufferBytes); // again, should the first have come too early
     }
     return true;
 }
 
-void McpHttpTransport::onReadyRead(QNetworkReply *reply)
+void McpHttpTransport::onReadyRead(QNetworkReply *reply, bool paced)
 {
     const auto found = m_posts.find(reply);
     if (found == m_posts.end())
@@ -194,12 +196,14 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
         close(reply); // a notification or response is answered with 202 and no body (spec)
         return;
     }
-    const QByteArray bytes = reply->readAll();
     if (!post.sse) {
-        if (std::size_t(post.body.size() + bytes.size()) > MaxMessageBytes) {
+        const QByteArray bytes = reply->readAll();
+        const bool overMax = std::size_t(post.body.size() + bytes.size()) > MaxMessageBytes;
+        if (overMax || !post.bodyHold.fits(std::size_t(bytes.size()))) {
             const QPointer<McpHttpTransport> alive(this);
-            refuse(QStringLiteral("an HTTP reply of more than %1 bytes is over the limit; it was dropped")
-                       .arg(MaxMessageBytes),
+            refuse(overMax ? QStringLiteral("an HTTP reply of more than %1 bytes is over the limit; it was dropped")
+                                 .arg(MaxMessageBytes)
+                           : heldRefusal(),
                    post);
             if (!alive)
                 return;
@@ -207,24 +211,43 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
             return;
         }
         post.body += bytes;
+        post.bodyHold.set(std::size_t(post.body.size()));
         return;
     }
-    for (McpSseReader::Event &event : post.events->feed(viewOf(bytes))) {
-        if (event.type != "message")
-            continue;
-        const QPointer<McpHttpTransport> alive(this);
-        if (event.oversized)
-            Q_EMIT messageRefused(
-                QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
-                nullptr);
-        else
-            deliver(event.data, post);
-        if (!alive || !m_posts.count(reply))
-            return;
-        if (post.answered) {
-            close(reply); // the response came: nothing more belongs to this request (spec)
-            return;
+    // Paced, all event streams of POSTs together (attack43 F3); what is left when the
+    // reply finished is read at once (Qt's read buffer holds at most ReadBufferBytes).
+    while (reply->bytesAvailable() > 0) {
+        if (paced && !m_pace->hasRoom())
+            return; // resumePaced() reads on when the window ended
+        const QByteArray bytes = reply->read(McpReadPace::ReadChunkBytes);
+        m_pace->count(bytes.size());
+        for (McpSseReader::Event &event : post.events->feed(viewOf(bytes))) {
+            if (event.type != "message")
+                continue;
+            const QPointer<McpHttpTransport> alive(this);
+            deliverEvent(event, post);
+            if (!alive || !m_posts.count(reply))
+                return;
+            if (post.answered) {
+                close(reply); // the response came: nothing more belongs to this request (spec)
+                return;
+            }
         }
+    }
+}
+
+void McpHttpTransport::resumePaced()
+{
+    std::vector<QPointer<QNetworkReply>> waiting;
+    for (const auto &[reply, post] : m_posts)
+        if (post.sse && reply->bytesAvailable() > 0)
+            waiting.emplace_back(reply);
+    const QPointer<McpHttpTransport> alive(this);
+    for (const QPointer<QNetworkReply> &reply : waiting) {
+        if (!alive)
+            return;
+        if (reply && m_posts.count(reply))
+            onReadyRead(reply);
     }
 }
 
@@ -260,7 +283,7 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         return;
     reply->deleteLater();
     const QPointer<McpHttpTransport> alive(this);
-    onReadyRead(reply); // what is left of the body
+    onReadyRead(reply, false); // what is left of the body
     if (!alive)
         return;
     const auto still = m_posts.find(reply);
@@ -351,6 +374,14 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         if (post.events->midEvent()
             && !refuse(QStringLiteral("its event stream ended in the middle of an event"), post))
             return;
+    } else if (reply->error() != QNetworkReply::NoError) {
+        // The body did not come whole (cut, or Qt stopped a decompression bomb): what came
+        // is no reply, and the reason is Qt's (attack43 F5: "not valid JSON", "no response").
+        refuse(QStringLiteral("the HTTP reply (status %1) could not be read whole: %2")
+                   .arg(status)
+                   .arg(elidedText(printableText(reply->errorString()), QuotedBodyChars)),
+               post);
+        return;
     } else if (!post.body.trimmed().isEmpty()) {
         if (!deliver(viewOf(post.body), post))
             return;
@@ -418,6 +449,7 @@ void McpHttpTransport::openGetStream()
     m_listenPost.sse = true;
     m_listen = new McpHttpGetStream(
         m_network, [this] { return sessionRequest(); }, MaxMessageBytes, this);
+    m_listen->setBudget(m_budget);
     McpHttpGetStream *stream = m_listen;
     connect(stream, &McpHttpGetStream::eventReceived, this,
             [this](const McpSseReader::Event &event) { deliverEvent(event, m_listenPost); });
@@ -442,6 +474,7 @@ void McpHttpTransport::resume(Post post, const std::string &lastEventId, long lo
     auto *stream = new McpHttpGetStream(
         m_network, [this] { return sessionRequest(); }, MaxMessageBytes, this);
     stream->setEndsOnShortStreams(false); // "SSE polling" may end each; the call's timeout bounds it
+    stream->setBudget(m_budget);
     post.events.reset();
     m_resumed.emplace(stream, std::move(post));
     connect(stream, &McpHttpGetStream::eventReceived, this, [this, stream](const McpSseReader::Event &event) {
@@ -478,9 +511,19 @@ bool McpHttpTransport::deliverEvent(const McpSseReader::Event &event, Post &post
         return deliver(event.data, post);
     const QPointer<McpHttpTransport> alive(this);
     Q_EMIT messageRefused(
-        QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
+        event.overBudget
+            ? heldRefusal()
+            : QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
         nullptr);
     return bool(alive);
+}
+
+QString McpHttpTransport::heldRefusal() const
+{
+    return QStringLiteral("it was skipped: the studio holds %1 bytes of unfinished messages from %2 already, the "
+                          "most it keeps (a server that keeps its streams' messages from ending fills them)")
+        .arg(MaxHeldBytes)
+        .arg(describeUrl());
 }
 
 void McpHttpTransport::closeGetStreams()
@@ -493,4 +536,9 @@ void McpHttpTransport::closeGetStreams()
         stream->close();
         stream->deleteLater();
     }
+}
+
+qint64 McpHttpTransport::readPauses() const
+{
+    return m_pace->pauses();
 }

@@ -11,6 +11,7 @@
 #include <memory>
 
 class McpHttpGetStream;
+class McpReadPace;
 class QNetworkReply;
 class QNetworkRequest;
 
@@ -46,7 +47,8 @@ class QNetworkRequest;
 /// 202 and no body): a stream that lingers, drips or never ends holds none of Qt's six
 /// connections to the host for longer. The stream of a `subscriptions/listen` (2026
 /// era) stays open by design until its response or forget(): no timeout applies to a
-/// POST here, and each event on it is bounded by MaxMessageBytes as any other. At most
+/// POST here, and each event on it is bounded by MaxMessageBytes as any other. The POSTs'
+/// event streams are read at McpReadPace's pace, all together (attack43 F3). At most
 /// MaxOpenPosts POSTs are open at once; past that send() refuses (a server that answers
 /// each `ping` answer with more pings grew the studio by a queued request each); the
 /// endpoint's headers, the bearer token and those bounds are McpHttpTransportBase's.
@@ -63,6 +65,10 @@ public:
     static constexpr int InsufficientScopeCode = -32003;
     /// Bytes a session id may have (visible ASCII only, as the spec asks).
     static constexpr int MaxSessionIdBytes = 1024;
+    /// Bytes of unfinished messages all the transport's streams and bodies hold together
+    /// (McpByteBudget; each one alone at most MaxMessageBytes): a server whose six
+    /// connections each hold a line that never ends holds no more than this (attack43 F2).
+    static constexpr std::size_t MaxHeldBytes = 2 * MaxMessageBytes;
 
     explicit McpHttpTransport(Endpoint endpoint, QObject *parent = nullptr);
     ~McpHttpTransport() override;
@@ -89,6 +95,8 @@ public:
     const McpHttpGetStream *getStream() const { return m_listen; }
     /// Why the session's GET stream was given up ("" while it is open or never was).
     QString getStreamEnd() const { return m_listenEnd; }
+    /// Times reading the POSTs' event streams waited for the pace (McpReadPace).
+    qint64 readPauses() const;
     /// GETs the session's stream sent so far (McpHttpGetStream::connections; Qt may send
     /// one again on its own when the server closed the connection before reading it).
     int getStreamRequests() const;
@@ -110,13 +118,18 @@ private:
         bool sse = false;
         bool typeKnown = false;
         QByteArray body;
+        McpByteBudget::Hold bodyHold; ///< what `body` takes of m_budget
         std::unique_ptr<McpSseReader> events;
     };
 
     void postMessage(const JsonRpcMessage &message, bool retried) override;
     void end(const QString &why) override;
     QString postsFullRefusal() const override;
-    void onReadyRead(QNetworkReply *reply);
+    /// Reads what came of a POST's reply; an event stream at the pace of m_pace unless
+    /// not `paced` (the reply finished: what is left is read now).
+    void onReadyRead(QNetworkReply *reply, bool paced = true);
+    /// Reads on the event streams that waited for the pace's window to end.
+    void resumePaced();
     void onFinished(QNetworkReply *reply);
     /// A request to the endpoint with its headers, the session id and protocol version
     /// once known, and redirects not followed.
@@ -136,13 +149,17 @@ private:
     void openGetStream();
     /// Resumes the event stream of `post`'s request with a GET after its last event id.
     void resume(Post post, const std::string &lastEventId, long long retryMs);
-    /// Hands on a message event of a GET stream, read for `post`; false when a slot
-    /// deleted the transport.
+    /// Hands on a message event (of a POST's stream or a GET stream), read for `post`;
+    /// false when a slot deleted the transport.
     bool deliverEvent(const McpSseReader::Event &event, Post &post);
+    /// Why a message was skipped when MaxHeldBytes were held.
+    QString heldRefusal() const;
     /// Closes the GET streams (the session's and the resumed ones) and forgets them.
     void closeGetStreams();
 
+    std::shared_ptr<McpByteBudget> m_budget = std::make_shared<McpByteBudget>(MaxHeldBytes);
     std::map<QNetworkReply *, Post> m_posts;
+    McpReadPace *m_pace; ///< the pace of the POSTs' event streams
     McpHttpGetStream *m_listen = nullptr;
     Post m_listenPost; ///< what the session's GET stream is read as (no request of its own)
     QString m_listenEnd;

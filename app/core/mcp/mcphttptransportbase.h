@@ -25,7 +25,9 @@ class QNetworkRequest;
 ///
 /// Every request carries the endpoint's own headers (secrets expanded by
 /// McpServerLaunch) and the bearer token; redirects are not followed (a redirect would
-/// carry both to another URL). send() refuses when the transport has ended or is
+/// carry both to another URL). Requests are HTTP/1.1, not HTTP/2: Qt 6.4 applies no read
+/// buffer size to an HTTP/2 reply (attack43 F1), and HTTP/1.1 holds at most six
+/// connections, so six streams, to a host at once. send() refuses when the transport has ended or is
 /// stopping, then what the transport itself refuses (McpSseTransport queues before its
 /// endpoint event), then when MaxOpenPosts POSTs are open (counted, refusedSends); an
 /// expired token is refreshed before the message is posted (one refresh for every message
@@ -82,7 +84,7 @@ protected:
     virtual QString postsFullRefusal() const = 0;
 
     /// A request to `url` with the endpoint's headers and the bearer token, redirects
-    /// not followed.
+    /// not followed, over HTTP/1.1 (never HTTP/2, whose replies Qt 6.4 does not bound).
     QNetworkRequest signedRequest(const QUrl &url) const;
     /// Runs `then` now, or after refreshing an expired token (when the transport still
     /// runs and is not stopping then).

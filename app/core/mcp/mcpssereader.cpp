@@ -16,6 +16,12 @@ std::string dataValue(std::string line)
     return line;
 }
 
+/// Empties `text` and gives its memory back (clear() keeps the capacity).
+void release(std::string &text)
+{
+    std::string().swap(text);
+}
+
 } // namespace
 
 std::vector<McpSseReader::Event> McpSseReader::feed(std::string_view bytes)
@@ -25,20 +31,33 @@ std::vector<McpSseReader::Event> McpSseReader::feed(std::string_view bytes)
         const std::size_t end = bytes.find('\n');
         const std::string_view part = bytes.substr(0, end);
         if (!m_lineTooLong) {
-            if (m_line.size() + part.size() > m_max) {
+            // The event's data so far and the line being read count together: both are
+            // held at once (attack43 F2: a stream held 64 MiB of data lines and 64 MiB of
+            // a line without end, 128 MiB, and gave neither back while it stayed open).
+            const bool overMax = m_event.data.size() + m_line.size() + part.size() > m_max;
+            if (overMax || !m_hold.fits(part.size())) {
                 m_lineTooLong = true;
                 std::string start = m_line.substr(0, HeadBytes + 6);
                 start.append(part.substr(0, HeadBytes + 6 - start.size()));
-                m_lineHead = dataValue(std::move(start)).substr(0, HeadBytes);
-                m_line.clear();
+                if (!m_event.oversized) {
+                    m_event.head = m_event.data.empty() ? dataValue(std::move(start)).substr(0, HeadBytes)
+                                                        : m_event.data.substr(0, HeadBytes);
+                    m_event.overBudget = !overMax;
+                }
+                m_event.oversized = true;
+                m_inEvent = true;
+                release(m_event.data);
+                release(m_line);
             } else {
                 m_line.append(part);
             }
+            settle();
         }
         if (end == std::string_view::npos)
             break;
         bytes.remove_prefix(end + 1);
         takeLine(events);
+        settle();
     }
     return events;
 }
@@ -48,13 +67,7 @@ void McpSseReader::takeLine(std::vector<Event> &events)
     if (!m_line.empty() && m_line.back() == '\r')
         m_line.pop_back();
     if (m_lineTooLong) {
-        m_lineTooLong = false;
-        if (!m_event.oversized)
-            m_event.head = (m_event.data.empty() ? m_lineHead : m_event.data).substr(0, HeadBytes);
-        m_lineHead.clear();
-        m_event.oversized = true;
-        m_event.data.clear();
-        m_inEvent = true;
+        m_lineTooLong = false; // the event was made oversized when the line grew over the bound
         return;
     }
     if (m_line.empty()) {
@@ -97,7 +110,7 @@ void McpSseReader::takeLine(std::vector<Event> &events)
             m_event.head
                 = m_event.data.empty() ? std::string(value.substr(0, HeadBytes)) : m_event.data.substr(0, HeadBytes);
             m_event.oversized = true;
-            m_event.data.clear();
+            release(m_event.data);
             return;
         }
         if (!m_event.data.empty())

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpssetransport.h"
 
+#include "mcpreadpace.h"
 #include "mcpreplyid.h"
 #include "mcpssereader.h"
 #include "project/durationtext.h"
@@ -49,6 +50,12 @@ QString quotedBody(const QByteArray &body, int chars)
 McpSseTransport::McpSseTransport(Endpoint endpoint, QObject *parent)
     : McpHttpTransportBase(std::move(endpoint), parent)
     , m_endpointTimer(new QTimer(this))
+    , m_pace(new McpReadPace(
+          [this] {
+              if (m_stream)
+                  onStreamReadyRead(true);
+          },
+          this))
 {
     m_endpointTimer->setSingleShot(true);
     connect(m_endpointTimer, &QTimer::timeout, this, [this] {
@@ -133,11 +140,11 @@ void McpSseTransport::openStream(bool retried)
     get.setRawHeader("Cache-Control", "no-cache");
     m_stream = m_network->get(get);
     boundReadBuffer(m_stream); // a flooding stream is read at the studio's pace
-    connect(m_stream, &QNetworkReply::readyRead, this, &McpSseTransport::onStreamReadyRead);
+    connect(m_stream, &QNetworkReply::readyRead, this, [this] { onStreamReadyRead(true); });
     connect(m_stream, &QNetworkReply::finished, this, &McpSseTransport::onStreamFinished);
 }
 
-void McpSseTransport::onStreamReadyRead()
+void McpSseTransport::onStreamReadyRead(bool paced)
 {
     if (!m_stream)
         return;
@@ -147,19 +154,27 @@ void McpSseTransport::onStreamReadyRead()
         const QByteArray type = m_stream->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
         m_streamIsEvents = isSuccess(status) && type.startsWith("text/event-stream");
     }
-    const QByteArray bytes = m_stream->readAll();
     if (!m_streamIsEvents) {
         // Kept only to quote: the GET fails when it ends (or at the endpoint timeout).
+        const QByteArray bytes = m_stream->readAll();
         m_streamBody += bytes.left(std::max<qsizetype>(0, KeptBodyBytes - m_streamBody.size()));
         return;
     }
+    // Paced (attack43 F3: a flood of comment lines was read as fast as it came, for as
+    // long as the session lived); what is left when the stream ended is read at once.
     const QPointer<McpSseTransport> alive(this);
     const QNetworkReply *stream = m_stream;
-    for (const McpSseReader::Event &event : m_events->feed(viewOf(bytes))) {
-        if (!onEvent(event.type, event.data, event.oversized, event.head) || !alive)
-            return;
-        if (m_stream != stream || !m_running)
-            return; // ended meanwhile
+    while (m_stream->bytesAvailable() > 0) {
+        if (paced && !m_pace->hasRoom())
+            return; // read on when the window ended
+        const QByteArray bytes = m_stream->read(McpReadPace::ReadChunkBytes);
+        m_pace->count(bytes.size());
+        for (const McpSseReader::Event &event : m_events->feed(viewOf(bytes))) {
+            if (!onEvent(event.type, event.data, event.oversized, event.head) || !alive)
+                return;
+            if (m_stream != stream || !m_running)
+                return; // ended meanwhile
+        }
     }
 }
 
@@ -207,7 +222,7 @@ void McpSseTransport::onStreamFinished()
     if (!reply)
         return;
     const QPointer<McpSseTransport> alive(this);
-    onStreamReadyRead(); // what is left of it
+    onStreamReadyRead(false); // what is left of it
     if (!alive || m_stream != reply)
         return;
     m_stream = nullptr;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+class McpReadPace;
 class McpSseReader;
 class QNetworkReply;
 class QNetworkRequest;
@@ -31,7 +32,8 @@ class QTimer;
 /// (secrets expanded by McpServerLaunch) and the bearer token of a signed-in server go
 /// on the GET and on every POST. Redirects are not followed.
 ///
-/// What comes from the server is outside input, bounded as on Streamable HTTP: an event
+/// What comes from the server is outside input, bounded as on Streamable HTTP (the stream
+/// read at McpReadPace's pace, attack43 F3): an event
 /// over MaxMessageBytes is skipped (messageRefused, with the id found in its first
 /// bytes, so its request fails at once), a POST's non-2xx answer fails the request it
 /// carried ("HTTP 400 from URL: body"), the endpoint event is at most MaxEndpointBytes
@@ -87,7 +89,8 @@ private:
     };
 
     void openStream(bool retried);
-    void onStreamReadyRead();
+    /// Reads what came on the stream, at m_pace's pace unless not `paced` (it ended).
+    void onStreamReadyRead(bool paced);
     void onStreamFinished();
     /// Acts on one event of the stream; false when a slot deleted the transport.
     bool onEvent(const std::string &type, const std::string &data, bool oversized, const std::string &head);
@@ -107,6 +110,7 @@ private:
     QByteArray m_streamBody; ///< the start of a GET's body that is no event stream, for an error
     std::unique_ptr<McpSseReader> m_events;
     QTimer *m_endpointTimer = nullptr;
+    McpReadPace *m_pace; ///< the stream's pace
     int m_endpointTimeoutMs = EndpointTimeoutMs;
     QUrl m_messageUrl;
     std::vector<JsonRpcMessage> m_queue;

@@ -54,6 +54,10 @@ The 2025-era paths take the session's GET stream by the path (else 405):
               ever, never an event (attack42 F2)
   /getendless  GET: 200 with a JSON body that never ends, as fast as the client takes it
               (attack42 F2: no event stream, read for ever)
+  /gzipbomb   tools/call: a 200 JSON body, Content-Encoding gzip, of 64 MiB of spaces
+              and the response (attack43 F5: Qt stops decompressing it)
+  /postcomments  tools/call: an event stream of ": keep-alive" comment lines as fast as
+              the client takes them, for ever, never an event (attack43 F3)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
 At /badversion-sse initialize is answered with an event stream whose result names the
 revision "1999-01-01" (attack42 F1: the handshake fails inside the stream's read)
@@ -85,6 +89,7 @@ import threading
 import time
 import json
 import sys
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -107,10 +112,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def reply(self, status, ctype, body, session=False):
+    def reply(self, status, ctype, body, session=False, encoding=None):
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
         if session:
             self.send_header("Mcp-Session-Id", "fake-session-1")
         self.end_headers()
@@ -375,6 +382,25 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
             self.wfile.flush()
             self.close_connection = True
+        elif self.path == "/gzipbomb":
+            # 64 MiB of spaces before the response, gzip (64 KiB on the wire): past Qt's
+            # decompressedSafetyCheckThreshold (10 MiB) at a ratio over its bound.
+            packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+            spaces = b" " * (1 << 20)
+            body = b"".join(packer.compress(spaces) for _ in range(64))
+            body += packer.compress(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+                "content": [{"type": "text", "text": "ok"}]}}).encode()) + packer.flush()
+            self.reply(200, "application/json", body, encoding="gzip")
+        elif self.path == "/postcomments":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            chunk = b": keep-alive\n" * 5000
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                self.close_connection = True
         elif self.path in ("/linger", "/drip", "/pings"):
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
