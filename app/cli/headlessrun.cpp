@@ -7,6 +7,7 @@
 #include "jsoninput.h"
 #include "project/durationtext.h"
 #include "project/printabletext.h"
+#include "questionprompt.h"
 #include "run/warmlauncher.h"
 
 #include <QCommandLineParser>
@@ -81,29 +82,6 @@ nlohmann::json stepJson(const Step &step)
     if (step.error)
         json["error"] = step.error->toJson();
     return json;
-}
-
-QString questionText(const QString &command, const nlohmann::json &question)
-{
-    // docs/mcp.md "A server's requests": what the server asks and the answer's shape.
-    const std::string kind = question.value("kind", std::string());
-    QString text = QStringLiteral("toolstudio %1: MCP server '%2' asks (%3): %4")
-                       .arg(command, printableText(QString::fromStdString(question.value("server", std::string()))),
-                            QString::fromStdString(kind),
-                            printableText(summary(question.value("message", nlohmann::json("")), 2000)));
-    if (kind == "elicitation" && question.value("mode", std::string()) == "url")
-        text += QStringLiteral("\n  open in a browser (host %1): %2\n  answer, once done there: {\"action\": "
-                               "\"accept\"}, or {\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error "
-                               "refuses it")
-                    .arg(printableText(QString::fromStdString(question.value("host", std::string()))),
-                         printableText(QString::fromStdString(question.value("url", std::string()))));
-    else if (kind == "elicitation")
-        text += QStringLiteral("\n  form (requestedSchema): %1\n  answer: {\"action\": \"accept\", \"content\": {…}}, "
-                               "{\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error refuses it")
-                    .arg(printableText(summary(question.value("schema", nlohmann::json::object()), 2000)));
-    else
-        text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\"; an error refuses it");
-    return text;
 }
 
 QString waitsForAnswerText(const QString &command, const QString &projectDir, const Step &step, int attempt)
@@ -319,7 +297,7 @@ void HeadlessRun::onPendingCall(const Step &step)
     const int attemptNumber = attempt ? attempt->number : 1;
     std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
     if (attempt && attempt->question)
-        printLine(stderr, questionText(m_options.command, *attempt->question));
+        printLine(stderr, QuestionPrompt::questionText(m_options.command, *attempt->question));
     if (!answer && m_options.waitForJournalAnswers) {
         // Another process answers: `toolstudio answer`, picked up from the journal.
         printLine(stderr, waitsForAnswerText(m_options.command, m_options.projectDir, step, attemptNumber));
@@ -368,33 +346,19 @@ std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
                   .arg(step.sequence)
                   .arg(attempt)
                   .arg(printableText(summary(step.args, 2000))));
+    const Attempt *current = step.currentAttempt();
+    const nlohmann::json *question = current && current->question ? &*current->question : nullptr;
     for (;;) {
-        writeOut(stderr, "Result as JSON (or: !error MESSAGE, !retry MESSAGE): ");
+        writeOut(stderr, QuestionPrompt::promptLabel(question).toUtf8());
         std::string line;
         if (!std::getline(std::cin, line))
             return std::nullopt;
-        const QString text = QString::fromStdString(line).trimmed();
-        if (text.isEmpty())
+        if (QString::fromStdString(line).trimmed().isEmpty())
             continue;
-        ManualAnswer answer;
-        if (text.startsWith(QLatin1String("!error ")) || text.startsWith(QLatin1String("!retry "))) {
-            answer.isError = true;
-            answer.retryable = text.startsWith(QLatin1String("!retry "));
-            answer.message = text.mid(7);
+        QString problem;
+        if (auto answer = QuestionPrompt::typedAnswer(line, question, &problem))
             return answer;
-        }
-        if (const std::string bound = JsonInput::limitProblem(line, "the answer"); !bound.empty()) {
-            printLine(stderr, QString::fromStdString(bound));
-            continue;
-        }
-        try {
-            answer.result = nlohmann::json::parse(line);
-            return answer;
-        } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
-            printLine(stderr,
-                      QStringLiteral("not valid JSON (%1); strings need quotes, e.g. \"https://…\"")
-                          .arg(QString::fromUtf8(e.what())));
-        }
+        printLine(stderr, problem);
     }
 }
 
