@@ -4,7 +4,6 @@
 
 #include "answerfile.h"
 #include "engine/stepengine.h"
-#include "jsoninput.h"
 #include "project/durationtext.h"
 #include "project/printabletext.h"
 #include "questionprompt.h"
@@ -448,18 +447,10 @@ void HeadlessRun::onStepPaused(const Step &step)
             answer.message = text.mid(2);
             ok = m_controller.answerStepAndWait(step.callId, answer, &reason);
         } else if (text.startsWith(QLatin1String("a "))) {
-            ManualAnswer answer;
-            try {
-                const std::string json = text.mid(2).toStdString();
-                if (const std::string bound = JsonInput::limitProblem(json, "the answer"); !bound.empty())
-                    throw std::length_error(bound);
-                answer.result = nlohmann::json::parse(json);
-                ok = m_controller.answerStepAndWait(step.callId, answer, &reason);
-            } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
-                reason = QStringLiteral("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
-            } catch (const std::length_error &e) {
-                reason = QString::fromUtf8(e.what());
-            }
+            // JSON, with the prompt's plain-words problem ("That is not JSON (…). An answer here is …").
+            const auto answer = QuestionPrompt::typedAnswer(text.mid(2).toStdString(), nullptr, &reason);
+            if (answer)
+                ok = m_controller.answerStepAndWait(step.callId, *answer, &reason);
         } else {
             reason = QStringLiteral("unknown decision '%1'").arg(text);
         }
