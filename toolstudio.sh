@@ -3,13 +3,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # One command to set up, build and run Tool Studio on Debian 12.
-#   ./toolstudio.sh          install what is missing, build, open the studio on an example
-#                            (headless run of the example when there is no display)
-#   ./toolstudio.sh test     the same setup, a clang-format check, then every test suite
+#   ./toolstudio.sh          install what is missing, build the app (not the tests), open
+#                            the studio on an example (headless run of it when there is no display)
+#   ./toolstudio.sh test     the same setup, a clang-format check, build everything, then every test suite
 #                            (offscreen); with CI=true or TOOLSTUDIO_SANITIZERS=1 also the
 #                            unit and system suites under ASan+UBSan (build-asan/)
 #   ./toolstudio.sh bench    Release build, then the benchmark table
-#   ./toolstudio.sh ARGS...  pass ARGS to the built toolstudio (e.g. run PROJECT)
+#   ./toolstudio.sh ARGS...  build the app, pass ARGS to it (e.g. run PROJECT)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -68,12 +68,25 @@ generator_args() {
     if command -v ninja >/dev/null; then echo "-GNinja"; fi
 }
 
+# build DIR [CMAKE ARGS...]: configure DIR, then build what APP_TARGETS names, or every
+# target (the test suites too) when it is empty.
+APP_TARGETS=()
 build() {
     local dir="$1"; shift
     configure "$dir" "$@"
-    log "building"
-    cmake --build "$dir" --parallel "$(nproc)"
+    local targets=()
+    if [ "${#APP_TARGETS[@]}" -gt 0 ]; then
+        targets=(--target "${APP_TARGETS[@]}")
+        log "building ${APP_TARGETS[*]} (the tests build with ./toolstudio.sh test)"
+    else
+        log "building"
+    fi
+    cmake --build "$dir" --parallel "$(nproc)" "${targets[@]}"
 }
+
+# What the studio needs to run: the app and its sandbox launcher (the translations and
+# resources are built into the app), not the ~900 targets of the test suites.
+app_only() { APP_TARGETS=(toolstudio toolstudio-sandbox); }
 
 # ccache, when the machine has it, keyed on paths relative to the tree, so a second
 # clone or build dir reuses what the first compiled.
@@ -320,6 +333,7 @@ bench)
     exec "$ROOT/build-release/tests/benchmarks/toolstudio-bench" "$@"
     ;;
 "")
+    app_only
     build "$BUILD_DIR"
     if [ -n "${WAYLAND_DISPLAY:-}" ] && wayland_reachable; then
         exec "$BUILD_DIR/app/toolstudio" "$EXAMPLE"
@@ -346,6 +360,7 @@ bench)
     exit "$status"
     ;;
 *)
+    app_only
     build "$BUILD_DIR"
     exec "$BUILD_DIR/app/toolstudio" "$@"
     ;;

@@ -4,9 +4,9 @@
 
 #include "answerfile.h"
 #include "engine/stepengine.h"
-#include "jsoninput.h"
 #include "project/durationtext.h"
 #include "project/printabletext.h"
+#include "questionprompt.h"
 #include "run/warmlauncher.h"
 
 #include <QCommandLineParser>
@@ -81,40 +81,6 @@ nlohmann::json stepJson(const Step &step)
     if (step.error)
         json["error"] = step.error->toJson();
     return json;
-}
-
-QString questionText(const QString &command, const nlohmann::json &question)
-{
-    // docs/mcp.md "A server's requests": what the server asks and the answer's shape.
-    const std::string kind = question.value("kind", std::string());
-    QString text = QStringLiteral("toolstudio %1: MCP server '%2' asks (%3): %4")
-                       .arg(command, printableText(QString::fromStdString(question.value("server", std::string()))),
-                            QString::fromStdString(kind),
-                            printableText(summary(question.value("message", nlohmann::json("")), 2000)));
-    if (kind == "elicitation" && question.value("mode", std::string()) == "url")
-        text += QStringLiteral("\n  open in a browser (host %1): %2\n  answer, once done there: {\"action\": "
-                               "\"accept\"}, or {\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error "
-                               "refuses it")
-                    .arg(printableText(QString::fromStdString(question.value("host", std::string()))),
-                         printableText(QString::fromStdString(question.value("url", std::string()))));
-    else if (kind == "elicitation")
-        text += QStringLiteral("\n  form (requestedSchema): %1\n  answer: {\"action\": \"accept\", \"content\": {…}}, "
-                               "{\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error refuses it")
-                    .arg(printableText(summary(question.value("schema", nlohmann::json::object()), 2000)));
-    else if (const auto tools = question.find("tools"); tools != question.end() && tools->is_array()) {
-        // Sampling with tools (docs/mcp.md "Tools in sampling"): each tool, its inputSchema.
-        text += QStringLiteral("\n  tools (toolChoice %1):")
-                    .arg(QString::fromStdString(question.value("tool_choice", std::string("auto"))));
-        for (const nlohmann::json &tool : *tools)
-            text += QStringLiteral("\n    %1 — %2 — inputSchema %3")
-                        .arg(printableText(QString::fromStdString(tool.value("name", std::string()))),
-                             printableText(summary(tool.value("description", nlohmann::json("")), 300)),
-                             printableText(summary(tool.value("inputSchema", nlohmann::json::object()), 600)));
-        text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\", or a tool call {\"content\": "
-                               "[{\"type\": \"tool_use\", \"name\": …, \"input\": {…}}]}; an error refuses it");
-    } else
-        text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\"; an error refuses it");
-    return text;
 }
 
 QString waitsForAnswerText(const QString &command, const QString &projectDir, const Step &step, int attempt)
@@ -330,7 +296,7 @@ void HeadlessRun::onPendingCall(const Step &step)
     const int attemptNumber = attempt ? attempt->number : 1;
     std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
     if (attempt && attempt->question)
-        printLine(stderr, questionText(m_options.command, *attempt->question));
+        printLine(stderr, QuestionPrompt::questionText(m_options.command, *attempt->question));
     if (!answer && m_options.waitForJournalAnswers) {
         // Another process answers: `toolstudio answer`, picked up from the journal.
         printLine(stderr, waitsForAnswerText(m_options.command, m_options.projectDir, step, attemptNumber));
@@ -379,33 +345,19 @@ std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
                   .arg(step.sequence)
                   .arg(attempt)
                   .arg(printableText(summary(step.args, 2000))));
+    const Attempt *current = step.currentAttempt();
+    const nlohmann::json *question = current && current->question ? &*current->question : nullptr;
     for (;;) {
-        writeOut(stderr, "Result as JSON (or: !error MESSAGE, !retry MESSAGE): ");
+        writeOut(stderr, QuestionPrompt::promptLabel(question).toUtf8());
         std::string line;
         if (!std::getline(std::cin, line))
             return std::nullopt;
-        const QString text = QString::fromStdString(line).trimmed();
-        if (text.isEmpty())
+        if (QString::fromStdString(line).trimmed().isEmpty())
             continue;
-        ManualAnswer answer;
-        if (text.startsWith(QLatin1String("!error ")) || text.startsWith(QLatin1String("!retry "))) {
-            answer.isError = true;
-            answer.retryable = text.startsWith(QLatin1String("!retry "));
-            answer.message = text.mid(7);
+        QString problem;
+        if (auto answer = QuestionPrompt::typedAnswer(line, question, &problem))
             return answer;
-        }
-        if (const std::string bound = JsonInput::limitProblem(line, "the answer"); !bound.empty()) {
-            printLine(stderr, QString::fromStdString(bound));
-            continue;
-        }
-        try {
-            answer.result = nlohmann::json::parse(line);
-            return answer;
-        } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
-            printLine(stderr,
-                      QStringLiteral("not valid JSON (%1); strings need quotes, e.g. \"https://…\"")
-                          .arg(QString::fromUtf8(e.what())));
-        }
+        printLine(stderr, problem);
     }
 }
 
@@ -495,18 +447,10 @@ void HeadlessRun::onStepPaused(const Step &step)
             answer.message = text.mid(2);
             ok = m_controller.answerStepAndWait(step.callId, answer, &reason);
         } else if (text.startsWith(QLatin1String("a "))) {
-            ManualAnswer answer;
-            try {
-                const std::string json = text.mid(2).toStdString();
-                if (const std::string bound = JsonInput::limitProblem(json, "the answer"); !bound.empty())
-                    throw std::length_error(bound);
-                answer.result = nlohmann::json::parse(json);
-                ok = m_controller.answerStepAndWait(step.callId, answer, &reason);
-            } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
-                reason = QStringLiteral("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
-            } catch (const std::length_error &e) {
-                reason = QString::fromUtf8(e.what());
-            }
+            // JSON, with the prompt's plain-words problem ("That is not JSON (…). An answer here is …").
+            const auto answer = QuestionPrompt::typedAnswer(text.mid(2).toStdString(), nullptr, &reason);
+            if (answer)
+                ok = m_controller.answerStepAndWait(step.callId, *answer, &reason);
         } else {
             reason = QStringLiteral("unknown decision '%1'").arg(text);
         }

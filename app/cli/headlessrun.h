@@ -32,9 +32,6 @@ void printLine(FILE *stream, const QString &line);
 QString summary(const nlohmann::json &value, int limit = 200);
 /// A step as one `--json` line ({"event": "step", …}).
 nlohmann::json stepJson(const Step &step);
-/// What an attempt's question (an MCP server's request) asks, and the answer's shape:
-/// "toolstudio COMMAND: MCP server 'S' asks (elicitation): …".
-QString questionText(const QString &command, const nlohmann::json &question);
 /// "toolstudio COMMAND: call C (TOOL, attempt N) waits for an answer: toolstudio answer …",
 /// the command shell-quoted, ready to paste.
 QString waitsForAnswerText(const QString &command, const QString &projectDir, const Step &step, int attempt);

@@ -22,6 +22,7 @@
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "python/secrets.h"
+#include "questionprompt.h"
 #include "trustcommand.h"
 
 #include <QCommandLineParser>
@@ -293,7 +294,8 @@ int listServers(const QStringList &positional, bool asJson, bool trust)
 }
 
 /// `mcp call PROJECT SERVER TOOL --args JSON`: one call of SERVER__TOOL through the
-/// engine (validation, retries, timeouts), journaled as a one-step run like Try it.
+/// engine (validation, retries, timeouts), journaled as a one-step run like Try it,
+/// labelled "(mcp call SERVER TOOL)" in the runs.
 int callTool(const QStringList &positional, const QString &argsText, bool trust, bool protocol)
 {
     JsonInput::Problem problem;
@@ -322,6 +324,7 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
         printLine(stderr, tr("toolstudio mcp call: warning: %1").arg(problem));
     const QString tool = McpServerConfig::toolName(server, positional.at(3));
     DirectToolCall call;
+    call.setScriptPath(QStringLiteral("(mcp call %1 %2)").arg(server, positional.at(3)));
     QEventLoop loop;
     std::optional<Step> step;
     QString runId;
@@ -335,7 +338,7 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
         const Attempt *attempt = asked.currentAttempt();
         if (!attempt || !attempt->question)
             return;
-        printLine(stderr, questionText(QStringLiteral("mcp call"), *attempt->question));
+        printLine(stderr, QuestionPrompt::questionText(QStringLiteral("mcp call"), *attempt->question));
         printLine(stderr, waitsForAnswerText(QStringLiteral("mcp call"), project->dir, asked, attempt->number));
     });
     // --protocol: each attempt's JSON-RPC messages as they come (the Protocol tab's rows).

@@ -4,6 +4,7 @@
 
 #include "headlessrun.h"
 #include "mcp/mcpconfigimport.h"
+#include "mcp/mcpimportfolders.h"
 #include "project/printabletext.h"
 #include "project/projectwriter.h"
 #include "python/secrets.h"
@@ -36,11 +37,12 @@ int importMcpConfig(const QString &projectDir, const QString &file, bool replace
         printLine(stderr, fail + error);
         return ExitBadInput;
     }
-    const auto config = McpConfigImport::read(*text, &error);
+    auto config = McpConfigImport::read(*text, &error);
     if (!config) {
         printLine(stderr, fail + tr("%1: %2").arg(file, error));
         return ExitBadInput;
     }
+    McpImportFolders::note(*config, dir);
     Secrets secrets = Secrets::load(dir, &error);
     if (!error.isEmpty()) {
         printLine(stderr, fail + error);

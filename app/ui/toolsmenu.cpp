@@ -5,6 +5,7 @@
 #include "exchange/bundle.h"
 #include "exporttoolsdialog.h"
 #include "mcp/mcpconfigimport.h"
+#include "mcp/mcpimportfolders.h"
 #include "plaintextbox.h"
 #include "project/printabletext.h"
 #include "project/project.h"
@@ -223,6 +224,7 @@ bool ToolsMenu::importMcpConfig(const QString &file, std::optional<bool> replace
         summarize(title, false, unchanged, {error});
         return false;
     }
+    McpImportFolders::note(*config, project->dir);
     QStringList taken;
     for (const McpConfigImport::Server &server : config->servers)
         for (const McpServerConfig &existing : project->mcpServers)

@@ -443,6 +443,8 @@ private Q_SLOTS:
             << QByteArray("") << QByteArray("x a\ny b\nz c\n") << QByteArrayList{"succeeded", "succeeded", "succeeded"};
         QTest::newRow("unknown decision asked again") << QByteArray("maybe\nc\ne\n") << QByteArray("x a\ny b\nz c\n")
                                                       << QByteArrayList{"succeeded", "succeeded", "succeeded"};
+        QTest::newRow("answer not JSON asked again") << QByteArray("a manual\nc\ne\n") << QByteArray("x a\ny b\nz c\n")
+                                                     << QByteArrayList{"succeeded", "succeeded", "succeeded"};
     }
 
     void stepModeDecisions()
@@ -463,6 +465,11 @@ private Q_SLOTS:
         QCOMPARE(result.exitCode, ExitCompleted);
         if (decisions.startsWith("maybe"))
             QVERIFY2(result.err.contains("unknown decision 'maybe'"), result.err.constData());
+        else if (decisions.startsWith("a manual")) // plain words, not the JSON parser's
+            QVERIFY2(
+                result.err.contains("That is not JSON (it stops being JSON at character 1). An answer here is "
+                                    "JSON, e.g. {\"key\": \"value\"}, or \"text in double quotes\", or a number\n"),
+                result.err.constData());
         else
             QVERIFY2(result.err.contains("[step 1] lookup {\"key\":\"x\"} is held (step mode)"),
                      result.err.constData());

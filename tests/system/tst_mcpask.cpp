@@ -530,10 +530,14 @@ void TestMcpAsk::answeredWithToolstudioAnswer()
   "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
     WaitingRun run;
     QVERIFY2(run.start(dir.path(), QStringLiteral("fake__ask")), run.err.constData());
+    // The form whole, one line per field, the required first (it was one line of JSON, cut at 2000 characters).
     QVERIFY2(run.err.contains("toolstudio run: MCP server 'fake' asks (elicitation): \"Who are you?\"\n"
-                              "  form (requestedSchema): {\"properties\":{\"age\":{\"minimum\":0,\"type\":\"integer\"},"
-                              "\"name\":{\"title\":\"Name\",\"type\":\"string\"}},\"required\":[\"name\"],"
-                              "\"type\":\"object\"}\n"),
+                              "  form (requestedSchema), one line per field:\n"
+                              "    name: string, required, title \"Name\"\n"
+                              "    age: integer, minimum 0\n"
+                              "  answer: {\"action\": \"accept\", \"content\": {…}}, e.g. "
+                              "{\"action\":\"accept\",\"content\":{\"name\":\"…\"}}; {\"action\": \"decline\"} or "
+                              "{\"action\": \"cancel\"}; an error refuses it\n"),
              run.err.constData());
     const CommandResult refused = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
                                               QStringLiteral("--result"), QStringLiteral(R"({"action": "yes"})")});

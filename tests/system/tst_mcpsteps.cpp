@@ -280,6 +280,13 @@ void TestMcpSteps::callCommand()
 
     const CommandResult runs = toolstudio({QStringLiteral("runs"), m_project, QStringLiteral("--json")});
     QVERIFY2(runs.out.contains(runId.toUtf8()), runs.out.constData());
+    // The run is labelled as what made it, not "(Try it)" (the Tool dock's form).
+    const CommandResult listed = toolstudio({QStringLiteral("runs"), m_project});
+    QByteArray line;
+    for (const QByteArray &each : listed.out.split('\n'))
+        if (each.startsWith(runId.toUtf8()))
+            line = each;
+    QVERIFY2(line.endsWith("  1 step  (mcp call fake echo)"), listed.out.constData());
 
     const CommandResult failed = toolstudio(
         {QStringLiteral("mcp"), QStringLiteral("call"), m_project, QStringLiteral("fake"), QStringLiteral("fail")});

@@ -31,6 +31,11 @@ DirectToolCall::~DirectToolCall()
         m_engine->cancelAll(tr("the window was closed"));
 }
 
+void DirectToolCall::setScriptPath(const QString &label)
+{
+    m_scriptPath = label;
+}
+
 void DirectToolCall::setJournalPath(const QString &path)
 {
     m_journalPath = path;
@@ -64,7 +69,7 @@ bool DirectToolCall::start(const Project &project, const QString &tool, const nl
     m_record = RunRecord{};
     m_record.id = newRunId();
     m_record.projectDir = project.dir;
-    m_record.scriptPath = scriptPath();
+    m_record.scriptPath = m_scriptPath;
     m_record.status = RunStatus::Running;
     m_record.startedAt = QDateTime::currentMSecsSinceEpoch();
     if (m_journal)

@@ -20,7 +20,7 @@ class StepEngine;
 /// DESIGN.md "The window"). It goes through a StepEngine exactly as a script's call
 /// does (declared and active, input_schema validation, retries, the handler, the
 /// output_schema) and is journaled as a one-step run whose script path is
-/// DirectToolCall::ScriptPath.
+/// DirectToolCall::scriptPath(), or the label setScriptPath() gave.
 class DirectToolCall : public QObject
 {
     Q_OBJECT
@@ -32,6 +32,11 @@ public:
 
     explicit DirectToolCall(QObject *parent = nullptr);
     ~DirectToolCall() override;
+
+    /// The script path recorded for the next calls' runs, in place of scriptPath():
+    /// "(mcp call SERVER TOOL)" for `toolstudio mcp call`, so `toolstudio runs` and the
+    /// Runs dock say what made the run. A label in parentheses, not a file.
+    void setScriptPath(const QString &label);
 
     /// Journal to record into; default: the project's `.toolstudio/journal.sqlite`.
     /// An empty path disables journaling.
@@ -68,6 +73,7 @@ private:
     RunRecord m_record;
     QString m_callId;
     QString m_journalPath;
+    QString m_scriptPath = scriptPath();
     bool m_journalPathSet = false;
     bool m_active = false;
 };
