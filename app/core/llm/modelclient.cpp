@@ -289,9 +289,18 @@ bool ModelClient::mustEnd(const Pending &pending)
 void ModelClient::onReadyRead(quint64 id)
 {
     const auto it = m_pending.find(id);
-    if (it == m_pending.end() || !it->reply || mustEnd(*it) || (it->stream && it->stream->ended()))
-        return; // bytes after the terminator are not read
+    if (it == m_pending.end() || !it->reply || mustEnd(*it))
+        return;
     QNetworkReply *reply = it->reply;
+    if (it->stream && it->stream->ended()) {
+        // Bytes after the terminator are let go as they come: left unread they would pile
+        // up in Qt for the grace, which does not bound a reply's read buffer (attack44 F1).
+        // Past AfterTerminatorBytes the reply is whole and the rest is not waited for.
+        it->afterTerminator += reply->skip(reply->bytesAvailable());
+        if (it->afterTerminator > AfterTerminatorBytes)
+            reply->abort(); // finished() follows (maybe at once: `it` is not used after this)
+        return;
+    }
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     if (length.isValid() && length.toLongLong() > m_replyCap)
         it->overCap = true;

@@ -81,6 +81,8 @@ public:
     static constexpr qint64 DefaultReplyCapBytes = 8 * 1024 * 1024;
     /// How long the body may go on after the stream's terminator before it is cut off.
     static constexpr int TerminatorGraceMs = 250;
+    /// Bytes after the stream's terminator read (and let go) before the body is cut off.
+    static constexpr qint64 AfterTerminatorBytes = 64 * 1024;
     /// `preview` is called at most this often.
     static constexpr int PreviewIntervalMs = 100;
 
@@ -119,6 +121,7 @@ private:
         std::shared_ptr<SseParser> sse;      ///< set for a text/event-stream answer
         std::shared_ptr<ModelStream> stream; ///< likewise
         qint64 received = 0;                 ///< bytes of the stream so far
+        qint64 afterTerminator = 0;          ///< bytes let go after the stream's terminator
         QString streamError;                 ///< an event failed the stream
         QTimer *idle = nullptr;
         bool idleTimedOut = false;
