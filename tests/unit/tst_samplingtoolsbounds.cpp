@@ -4,9 +4,13 @@
 // Bounds of a sampling request's tools that are not bytes (docs/mcp.md "Tools in
 // sampling"): the objects of the inputSchemas, which the schema validator compiles and a
 // person's form builds widgets for (attack44 F2: one 220 KB tool of 21 000 properties
-// took 721 ms to check and its form 2.8 s and 84 000 widgets, all on the GUI thread).
+// took 721 ms to check and its form 2.8 s and 84 000 widgets, all on the GUI thread), and
+// the tool_use ids of an answer, never one the conversation has already (attack44 F3).
+#include "engine/personquestion.h"
+#include "mcp/mcppersonquestion.h"
 #include "mcp/samplingtools.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 using nlohmann::json;
@@ -50,6 +54,47 @@ private Q_SLOTS:
         QCOMPARE(check(json::array({tool})),
                  QStringLiteral("tools[0] \"e\": its inputSchema has more than 1024 objects (subschemas); Tool "
                                 "Studio takes at most 1024 in one tool"));
+    }
+
+    void aToolUseIdIsNeverUsedTwice()
+    {
+        // The server's conversation used call_1; a model that sends no ids gets call_1
+        // and call_2 from the codec, and one answer may repeat an id.
+        const json params = json::parse(R"({"maxTokens": 100, "messages": [
+            {"role": "user", "content": {"type": "text", "text": "Weather in Paris?"}},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "call_1", "name": "w", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "toolUseId": "call_1",
+              "content": [{"type": "text", "text": "18 C"}]}]}],
+            "tools": [{"name": "w", "inputSchema": {"type": "object"}}]})");
+        QString error;
+        const auto question = McpPersonQuestion::question(
+            QStringLiteral("s"),
+            McpServerRequest{7, QStringLiteral("sampling/createMessage"), params, false, QStringLiteral("2025-11-25")},
+            &error);
+        QVERIFY2(question, qPrintable(error));
+        ManualAnswer answer;
+        answer.result = json::parse(R"({"content": [{"type": "tool_use", "id": "call_1", "name": "w", "input": {}},
+            {"type": "tool_use", "id": "x", "name": "w", "input": {}},
+            {"type": "tool_use", "id": "x", "name": "w", "input": {}}], "model": "m"})");
+        QCOMPARE(PersonQuestion::check(*question, answer), QString());
+        const json &content = answer.result["content"];
+        const QRegularExpression fresh(QStringLiteral("^call_[0-9a-f]{24}$"));
+        QVERIFY2(fresh.match(QString::fromStdString(content[0]["id"].get<std::string>())).hasMatch(),
+                 content[0]["id"].dump().c_str());
+        QCOMPARE(content[1]["id"].get<std::string>(), std::string("x"));
+        QVERIFY2(fresh.match(QString::fromStdString(content[2]["id"].get<std::string>())).hasMatch(),
+                 content[2]["id"].dump().c_str());
+        QVERIFY(content[0]["id"] != content[2]["id"]);
+        // The server's next request, with this answer and its results, is one the studio takes.
+        json next = params;
+        next["messages"].push_back(McpPersonQuestion::resultFor(*question, answer));
+        json results = json::array();
+        for (const json &use : content)
+            results.push_back({{"type", "tool_result"},
+                               {"toolUseId", use["id"]},
+                               {"content", json::array({{{"type", "text"}, {"text", "ok"}}})}});
+        next["messages"].push_back({{"role", "user"}, {"content", results}});
+        QCOMPARE(SamplingTools::check(next, QStringLiteral("2025-11-25")), QString());
     }
 
     void theToolsTogetherAreBounded()
