@@ -11,6 +11,7 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <set>
 
 using nlohmann::json;
 
@@ -86,9 +87,31 @@ QString checkSamplingModel(const json &result)
     return {};
 }
 
+/// The tool call ids of the question's conversation (its model request's messages).
+std::set<std::string> conversationIds(const json &question)
+{
+    std::set<std::string> ids;
+    const auto request = question.find("model_request");
+    if (request == question.end() || !request->is_object())
+        return ids;
+    const auto messages = request->find("messages");
+    if (messages == request->end() || !messages->is_array())
+        return ids;
+    for (const json &message : *messages) {
+        const auto calls = message.is_object() ? message.find("tool_calls") : message.end();
+        if (calls != message.end() && calls->is_array())
+            for (const json &call : *calls)
+                if (call.is_object() && call.contains("id") && call["id"].is_string())
+                    ids.insert(call["id"].get<std::string>());
+    }
+    return ids;
+}
+
 /// {"content": [tool_use blocks, text blocks], "model"?, "stopReason"?}: a tool call of
 /// the tools the question offers (MCP 2025-11-25 "Tools in sampling"), its input checked
-/// against the tool's inputSchema; a tool_use without an id gets a fresh one.
+/// against the tool's inputSchema; a tool_use without an id gets a fresh one, and so does
+/// one whose id the conversation used already or an earlier block of the answer has (a
+/// model that sends no ids gets "call_1", the spec's own example ids: attack44 F3).
 QString checkToolUse(const json &question, json &result)
 {
     const QString shape = QStringLiteral(" (a tool call is {\"content\": [{\"type\": \"tool_use\", \"name\": \"…\", "
@@ -107,6 +130,7 @@ QString checkToolUse(const json &question, json &result)
     if (!content.is_array() || content.empty() || content.size() > PersonQuestion::MaxToolUses)
         return QStringLiteral("\"content\" is an array of 1 to %1 blocks").arg(PersonQuestion::MaxToolUses) + shape;
     bool used = false;
+    std::set<std::string> ids = conversationIds(question);
     for (std::size_t i = 0; i < content.size(); ++i) {
         json &block = content[i];
         const QString where = QStringLiteral("content[%1]").arg(i);
@@ -137,9 +161,7 @@ QString checkToolUse(const json &question, json &result)
                 .arg(where, elidedText(printableText(QString::fromStdString(name)), 60),
                      failure->pointer.isEmpty() ? QStringLiteral("(root)") : elidedText(failure->pointer, 128),
                      failure->message);
-        if (!block.contains("id")) {
-            block["id"] = (QStringLiteral("call_") + QUuid::createUuid().toString(QUuid::Id128).left(24)).toStdString();
-        } else {
+        if (block.contains("id")) {
             const QString id
                 = block["id"].is_string() ? QString::fromStdString(block["id"].get<std::string>()) : QString();
             if (id.isEmpty() || id.size() > 256 || printableText(id) != id)
@@ -147,6 +169,9 @@ QString checkToolUse(const json &question, json &result)
                            "%1: \"id\" is printable text of 1 to 256 characters (leave it out for a fresh one)")
                     .arg(where);
         }
+        if (!block.contains("id") || ids.count(block["id"].get<std::string>()))
+            block["id"] = (QStringLiteral("call_") + QUuid::createUuid().toString(QUuid::Id128).left(24)).toStdString();
+        ids.insert(block["id"].get<std::string>());
         used = true;
     }
     if (!used)

@@ -200,6 +200,12 @@ quint64 ModelClient::send(const ModelRequest &request, Done done, Preview previe
     if (m_config.timeoutMs > 0)
         pending.timer->start(m_config.timeoutMs);
     QNetworkReply *reply = pending.reply;
+    // Qt reads at most this far ahead of the client, so a server that sends faster than the
+    // client reads waits instead of growing Qt's buffer (HTTP/1.1; set again once the reply
+    // has started, as Qt 6.4 may not apply it before; its HTTP/2 ignores it).
+    reply->setReadBufferSize(ReadBufferBytes);
+    QMetaObject::invokeMethod(
+        reply, [reply] { reply->setReadBufferSize(ReadBufferBytes); }, Qt::QueuedConnection);
     m_pending.insert(id, std::move(pending));
     connect(reply, &QNetworkReply::readyRead, this, [this, id] { onReadyRead(id); });
     connect(reply, &QNetworkReply::finished, this, [this, id] { onFinished(id); });
@@ -261,15 +267,17 @@ void ModelClient::read(quint64 id, Pending &pending)
         }
     }
     const qint64 held = pending.sse ? pending.received : pending.body.size();
-    if (reply->bytesAvailable() > m_replyCap - held) {
-        pending.overCap = true; // nothing more is read
-        return;
-    }
-    const QByteArray chunk = reply->readAll();
     if (!pending.sse) {
-        pending.body += chunk;
+        if (reply->bytesAvailable() > m_replyCap - held) {
+            pending.overCap = true; // nothing more is read
+            return;
+        }
+        pending.body += reply->readAll();
         return;
     }
+    // A stream is read up to the cap: it is over the cap only when more than that came
+    // before its terminator (bytes after it in the same read are not held against it).
+    const QByteArray chunk = reply->read(qMin(reply->bytesAvailable(), m_replyCap - held));
     pending.received += chunk.size();
     if (pending.body.size() < 80) // the stream's first bytes, for an error about what it was
         pending.body += chunk.left(80 - pending.body.size());
@@ -279,6 +287,20 @@ void ModelClient::read(quint64 id, Pending &pending)
         if (!pending.stream->add(event, &pending.streamError))
             return;
     }
+    if (!pending.stream->ended() && reply->bytesAvailable() > 0)
+        pending.overCap = true; // nothing more is read
+}
+
+bool ModelClient::letGoAfterTerminator(Pending &pending)
+{
+    // Bytes after the terminator are let go as they come: left unread they would pile up
+    // in Qt for the grace, which does not bound a reply's read buffer (attack44 F1). Past
+    // AfterTerminatorBytes the reply is whole and the rest is not waited for.
+    pending.afterTerminator += pending.reply->skip(pending.reply->bytesAvailable());
+    if (pending.afterTerminator <= AfterTerminatorBytes)
+        return false;
+    pending.reply->abort(); // finished() follows (maybe at once: `pending` is not used after this)
+    return true;
 }
 
 bool ModelClient::mustEnd(const Pending &pending)
@@ -289,9 +311,13 @@ bool ModelClient::mustEnd(const Pending &pending)
 void ModelClient::onReadyRead(quint64 id)
 {
     const auto it = m_pending.find(id);
-    if (it == m_pending.end() || !it->reply || mustEnd(*it) || (it->stream && it->stream->ended()))
-        return; // bytes after the terminator are not read
+    if (it == m_pending.end() || !it->reply || mustEnd(*it))
+        return;
     QNetworkReply *reply = it->reply;
+    if (it->stream && it->stream->ended()) {
+        letGoAfterTerminator(*it);
+        return;
+    }
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     if (length.isValid() && length.toLongLong() > m_replyCap)
         it->overCap = true;
@@ -305,7 +331,8 @@ void ModelClient::onReadyRead(quint64 id)
         // The reply is whole. The body's end normally follows at once, and waiting for it
         // keeps the connection for the next request; a server that keeps the body open
         // after its terminator is cut off after a short grace.
-        it->idle->start(TerminatorGraceMs);
+        if (!letGoAfterTerminator(*it))
+            it->idle->start(TerminatorGraceMs);
         return;
     }
     if (!it->stream)

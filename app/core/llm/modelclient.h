@@ -81,6 +81,10 @@ public:
     static constexpr qint64 DefaultReplyCapBytes = 8 * 1024 * 1024;
     /// How long the body may go on after the stream's terminator before it is cut off.
     static constexpr int TerminatorGraceMs = 250;
+    /// Bytes Qt may read of a reply ahead of the client (QNetworkReply::setReadBufferSize).
+    static constexpr qint64 ReadBufferBytes = 1 << 20;
+    /// Bytes after the stream's terminator read (and let go) before the body is cut off.
+    static constexpr qint64 AfterTerminatorBytes = 64 * 1024;
     /// `preview` is called at most this often.
     static constexpr int PreviewIntervalMs = 100;
 
@@ -119,6 +123,7 @@ private:
         std::shared_ptr<SseParser> sse;      ///< set for a text/event-stream answer
         std::shared_ptr<ModelStream> stream; ///< likewise
         qint64 received = 0;                 ///< bytes of the stream so far
+        qint64 afterTerminator = 0;          ///< bytes let go after the stream's terminator
         QString streamError;                 ///< an event failed the stream
         QTimer *idle = nullptr;
         bool idleTimedOut = false;
@@ -131,6 +136,9 @@ private:
     /// Moves what `pending`'s reply has into its body or stream; afterwards overCap or
     /// streamError may be set, or the stream ended.
     void read(quint64 id, Pending &pending);
+    /// Reads and lets go what came after the stream's terminator; true when that is over
+    /// AfterTerminatorBytes and the reply was aborted (`pending` may be gone then).
+    static bool letGoAfterTerminator(Pending &pending);
     /// The request must end now: over the cap, a bad event.
     static bool mustEnd(const Pending &pending);
     ModelResult streamResult(QNetworkReply *reply, const Pending &pending) const;

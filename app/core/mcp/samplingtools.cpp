@@ -55,6 +55,17 @@ std::string typeOf(const json &block)
     return type ? *type : std::string();
 }
 
+/// The JSON objects in `value` (itself included), counted up to past `limit`.
+std::size_t objectsOf(const json &value, std::size_t limit)
+{
+    // Nested at most MaxSchemaDepth (checked before): the recursion is bounded.
+    std::size_t count = value.is_object() ? 1 : 0;
+    if (value.is_structured())
+        for (auto it = value.begin(); it != value.end() && count <= limit; ++it)
+            count += objectsOf(*it, limit - count);
+    return count;
+}
+
 QString checkTools(const json &params)
 {
     const auto tools = params.find("tools");
@@ -72,6 +83,7 @@ QString checkTools(const json &params)
             .arg(bytes)
             .arg(SamplingTools::MaxToolsBytes);
     std::set<std::string> names;
+    std::size_t objects = 0; // of the inputSchemas so far
     for (std::size_t i = 0; i < tools->size(); ++i) {
         const json &tool = (*tools)[i];
         if (!tool.is_object())
@@ -90,6 +102,21 @@ QString checkTools(const json &params)
                 .arg(i)
                 .arg(named(*name))
                 .arg(SamplingTools::MaxSchemaDepth);
+        // Counted before it is compiled: a wide schema costs the validator and a form.
+        const std::size_t own = objectsOf(*schema, SamplingTools::MaxSchemaObjects);
+        if (own > SamplingTools::MaxSchemaObjects)
+            return QStringLiteral("tools[%1] \"%2\": its inputSchema has more than %3 objects (subschemas); Tool "
+                                  "Studio takes at most %3 in one tool")
+                .arg(i)
+                .arg(named(*name))
+                .arg(SamplingTools::MaxSchemaObjects);
+        objects += own;
+        if (objects > SamplingTools::MaxToolsSchemaObjects)
+            return QStringLiteral("tools[%1] \"%2\": the request's inputSchemas have more than %3 objects "
+                                  "(subschemas) together; Tool Studio takes at most %3")
+                .arg(i)
+                .arg(named(*name))
+                .arg(SamplingTools::MaxToolsSchemaObjects);
         QString why;
         if (!SchemaValidator::compile(*schema, &why))
             return QStringLiteral("tools[%1] \"%2\": its inputSchema does not compile: %3")

@@ -21,6 +21,11 @@ constexpr std::size_t MaxTools = 128;
 constexpr std::size_t MaxToolsBytes = 256 * 1024;
 /// Nesting of a tool's inputSchema (a person fills it in a form of a widget per level).
 constexpr int MaxSchemaDepth = 32;
+/// JSON objects (subschemas, fields of a form) in one tool's inputSchema: a person's form
+/// builds widgets for each, the schema validator compiles each (attack44 F2).
+constexpr std::size_t MaxSchemaObjects = 1024;
+/// JSON objects in the request's inputSchemas together.
+constexpr std::size_t MaxToolsSchemaObjects = 8192;
 /// Characters of a tool_use's input or a tool_result's text in the transcript.
 constexpr qsizetype MaxShownChars = 2000;
 
@@ -34,7 +39,8 @@ bool allowedIn(const QString &protocolVersion);
 /// InvalidParams error: tools or toolChoice in a session of `protocolVersion` that does
 /// not allow them (allowedIn), `tools` not an array or of more than MaxTools or
 /// MaxToolsBytes, a tool without a name, with a non-object inputSchema, one nested deeper
-/// than MaxSchemaDepth or one that does not compile, a name twice, a toolChoice not an object or whose mode is not "auto",
+/// than MaxSchemaDepth, of more than MaxSchemaObjects objects (or all of them of more than
+/// MaxToolsSchemaObjects) or one that does not compile, a name twice, a toolChoice not an object or whose mode is not "auto",
 /// "required" or "none", "required" without tools; a tool_use in a user message or a
 /// tool_result in an assistant's, a tool_use without its id, name or input object, an id
 /// twice, a tool_result without toolUseId or content array or whose toolUseId names no

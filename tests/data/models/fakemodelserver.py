@@ -50,6 +50,8 @@ is Anthropic's):
   streamhugeargs  a tool call whose arguments arrive as one 10 MB delta
   streamlongline  "data: " and 16 MiB of "x" without a line end
   streamlinger a whole text reply, then the body stays open for 60 s (no end after the terminator)
+  streamafterflood  a whole text reply, then up to 512 MiB of comment lines as fast as they
+               go (bytes after the terminator); GET /flooded answers {"bytes": N}, those sent
   streamjson   a JSON reply whatever the request asked (a server that cannot stream)
   streamliesjson  an event stream labelled application/json
   streamliessse   a JSON reply labelled text/event-stream
@@ -65,6 +67,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 LAST = {}
 BOMB = []
 COUNT = [0]
+FLOODED = [0]
 
 
 def tool_call(call_id, name, arguments):
@@ -264,6 +267,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, LAST)
         elif self.path == "/count":
             self.send_json(200, {"count": COUNT[0]})
+        elif self.path == "/flooded":
+            self.send_json(200, {"bytes": FLOODED[0]})
         else:
             self.send_json(404, {"error": "not found"})
 
@@ -383,6 +388,17 @@ class Handler(BaseHTTPRequestHandler):
             self.send_events(text_events(anthropic, ["Half ", "an answer"]) + [60])
         elif scenario == "streamlinger":
             self.send_events(text_events(anthropic, ["Whole ", "answer."]) + text_end(anthropic) + [60], end=False)
+        elif scenario == "streamafterflood":
+            self.send_events(text_events(anthropic, ["Whole ", "answer."]) + text_end(anthropic), end=False)
+            line = b": " + b"x" * (1024 * 1024 - 3) + b"\n"
+            FLOODED[0] = 0
+            try:
+                for _ in range(512):
+                    self.chunk(line)
+                    FLOODED[0] += len(line)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
         elif scenario == "streamnoend":
             self.send_events(text_events(anthropic, ["Half ", "an answer"]))
         elif scenario == "streamcut":
