@@ -2700,16 +2700,21 @@ Seine Nachricht:
         <translation>Server / Tool</translation>
     </message>
     <message>
-        <source>State</source>
-        <translation>Zustand</translation>
+        <source>Title</source>
+        <translation>Titel</translation>
     </message>
     <message>
-        <source>why</source>
-        <translation>Grund</translation>
+        <source>%1: %2</source>
+        <comment>an MCP server&apos;s name: its state</comment>
+        <translation>%1: %2</translation>
     </message>
     <message>
-        <source>tools</source>
-        <translation>Tools</translation>
+        <source>why: %1</source>
+        <translation>Grund: %1</translation>
+    </message>
+    <message>
+        <source>tools: %1</source>
+        <translation>Tools: %1</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -2740,8 +2745,8 @@ Seine Nachricht:
         <translation>Zeigen, was sich an den Tools des ausgewählten Servers seit Ihrer Zustimmung geändert hat, und es akzeptieren</translation>
     </message>
     <message>
-        <source>accepted</source>
-        <translation>akzeptiert</translation>
+        <source>accepted: %1</source>
+        <translation>akzeptiert: %1</translation>
     </message>
     <message>
         <source>Review Changes… shows what changed and accepts it</source>
@@ -4617,8 +4622,8 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Die Modelle des Projekts, die selbst antworten (nicht Anbieter manual)</translation>
     </message>
     <message>
-        <source>No model to ask: add one to &quot;models&quot; in toolstudio.json (provider openai-chat, anthropic or mock; docs/models.md &quot;Configuration&quot;), its key as a secret (Tools ▸ Secrets…)</source>
-        <translation>Kein Modell zum Fragen: Fügen Sie eines unter „models“ in toolstudio.json hinzu (Anbieter openai-chat, anthropic oder mock; docs/models.md „Configuration“), seinen Schlüssel als Geheimnis (Werkzeuge ▸ Geheimnisse…)</translation>
+        <source>No model to ask: add one to &quot;models&quot; in toolstudio.json (provider openai-chat, anthropic or mock; docs/user/models.md &quot;Declaring models&quot;), its key as a secret (Tools ▸ Secrets…)</source>
+        <translation>Kein Modell zum Fragen: Fügen Sie eines unter „models“ in toolstudio.json hinzu (Anbieter openai-chat, anthropic oder mock; docs/user/models.md „Declaring models“), seinen Schlüssel als Geheimnis (Werkzeuge ▸ Geheimnisse…)</translation>
     </message>
     <message>
         <source>The project&apos;s secrets cannot be read: %1</source>
@@ -4827,22 +4832,17 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <comment>the last two of a list of field names</comment>
         <translation>%1 und %2</translation>
     </message>
-    <message>
-        <source>Valid, but %1 is empty</source>
-        <comment>%1: a required field the person has not filled in</comment>
-        <translation>Gültig, aber %1 ist leer</translation>
-    </message>
     <message numerus="yes">
-        <source>Valid, but %1 are empty</source>
-        <comment>%1: a list of required fields the person has not filled in</comment>
+        <source>Required, still empty: %1</source>
+        <comment>%1: the required fields the person has not filled in</comment>
         <translation>
-            <numerusform>Gültig, aber %1 sind leer</numerusform>
-            <numerusform>Gültig, aber %1 sind leer</numerusform>
+            <numerusform>Erforderlich, noch leer: %1</numerusform>
+            <numerusform>Erforderlich, noch leer: %1</numerusform>
         </translation>
     </message>
     <message>
-        <source>The schema allows an empty text, so Send is allowed; type a value if the tool needs one</source>
-        <translation>Das Schema erlaubt einen leeren Text, daher ist Senden möglich; geben Sie einen Wert ein, wenn das Tool einen braucht</translation>
+        <source>The schema allows an empty text, so the form can be sent as it is (&quot;&quot; for these); type a value if one is needed</source>
+        <translation>Das Schema erlaubt einen leeren Text, daher kann das Formular so gesendet werden (&quot;&quot; für diese); geben Sie einen Wert ein, wenn einer gebraucht wird</translation>
     </message>
 </context>
 <context>

@@ -281,22 +281,20 @@ void SchemaForm::validate()
                 names.append(QString::fromStdString(token));
             pointer = elidedText(names.join(QLatin1Char('/')), 64);
         }
+        // Not "Valid, but name is empty" beside "name *": a newcomer reads a required
+        // field left empty as missing (nc-shot20), so it is named as such.
         if (empty.isEmpty())
             m_problemLabel->setText(SchemaForm::tr("Valid"));
-        else if (empty.size() == 1)
-            m_problemLabel->setText(
-                SchemaForm::tr("Valid, but %1 is empty", "%1: a required field the person has not filled in")
-                    .arg(empty.first()));
         else
-            m_problemLabel->setText(SchemaForm::tr("Valid, but %1 are empty",
-                                                   "%1: a list of required fields the person has not filled in",
+            m_problemLabel->setText(SchemaForm::tr("Required, still empty: %1",
+                                                   "%1: the required fields the person has not filled in",
                                                    int(empty.size()))
                                         .arg(nameList(empty)));
         m_problemLabel->setStyleSheet(QString());
         m_problemLabel->setToolTip(
             empty.isEmpty() ? QString()
-                            : SchemaForm::tr("The schema allows an empty text, so Send is allowed; type a value "
-                                             "if the tool needs one"));
+                            : SchemaForm::tr("The schema allows an empty text, so the form can be sent as it is "
+                                             "(\"\" for these); type a value if one is needed"));
     }
 }
 

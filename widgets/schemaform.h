@@ -69,8 +69,8 @@ public:
     bool isValid() const { return !m_problem.has_value(); }
     /// The required properties whose value is still an empty string the person has not
     /// edited (pointers, in form order): "" is valid for a plain string schema, but a
-    /// person reads "Valid" as "ready", so the form says "Valid, but base and quote are
-    /// empty" instead (issue 20, neutral colour; Send stays allowed).
+    /// person reads "Valid" as "ready", so the form says "Required, still empty: base and
+    /// quote" instead (issue 20, neutral colour; Send stays allowed).
     QStringList untouchedEmptyFields() const;
     /// Shows every problem at its field, required properties still missing included
     /// (Send was pressed). Until then only the fields the person edited show their
@@ -79,7 +79,7 @@ public:
     bool errorsRevealed() const { return m_revealAll; }
     /// Hides the raw JSON toggle (a form holding secrets: raw text would unmask them).
     void setRawToggleVisible(bool visible);
-    /// Hides the line under the fields ("Valid", "Valid, but … is empty", the first
+    /// Hides the line under the fields ("Valid", "Required, still empty: …", the first
     /// problem): for a caller that says in its own words what is missing (a sampling
     /// reply: "Write the reply (required)"). Errors at the fields still show.
     void setStatusLineVisible(bool visible);

@@ -11,6 +11,7 @@
 #include "durablerunactions.h"
 #include "editoractions.h"
 #include "editorarea.h"
+#include "elidedlabel.h"
 #include "manifesteditor.h"
 #include "pendingcallspanel.h"
 #include "presenterview.h"
@@ -93,7 +94,7 @@ MainWindow::MainWindow(QWidget *parent)
     connectRun();
     m_durable->connectWindow();
 
-    m_statusLabel = new QLabel(this);
+    m_statusLabel = new ElidedLabel(this); // a failed server's stderr does not grow the bar
     m_statusLabel->setObjectName(QStringLiteral("runStatus"));
     statusBar()->addWidget(m_statusLabel, 1);
     setStatus(tr("Open a project to start (File ▸ Open Project…)"));
@@ -130,13 +131,14 @@ void MainWindow::createDocks()
     m_mcpServers = new McpServersView(this);
     m_mcpServers->setProjectLookup([this] { return project(); }); // Ask Model in its browser windows
     m_mcpDock = m_layout->add(tr("MCP Servers"), "mcpDock", m_mcpServers, Qt::LeftDockWidgetArea);
-    tabifyDockWidget(m_projectDock, m_mcpDock);
-    m_mcpDock->hide(); // mcpServersStarted shows it for a project with servers
-    m_projectDock->raise();
-    connect(m_projectPanel, &ProjectPanel::toolSelected, this, [this](const QString &tool) {
+    // A tool chosen in the Project dock or the MCP Servers dock shows in the Tool dock.
+    const auto showTool = [this](const QString &tool) {
         m_toolPanel->setTool(project(), tool);
-        m_toolDock->raise(); // it shares its place with Step and Pending Calls
-    });
+        if (!tool.isEmpty())
+            m_toolDock->raise(); // it shares its place with Step and Pending Calls
+    };
+    connect(m_projectPanel, &ProjectPanel::toolSelected, this, showTool);
+    connect(m_mcpServers, &McpServersView::toolSelected, this, showTool);
     connect(m_projectPanel, &ProjectPanel::scriptActivated, this, [this](const QString &path) { openFile(path); });
     connect(m_projectPanel, &ProjectPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     connect(m_projectPanel, &ProjectPanel::newToolRequested, m_manifest, &ManifestEditor::newTool);
@@ -183,6 +185,12 @@ void MainWindow::createDocks()
     m_layout->arrange(
         {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock, m_chat->dock()},
         m_viewMenu);
+    // After arrange: a dock tabified before it was split off (Qt adds a dock split from a
+    // tabbed one as one more tab) put Project, Tool, MCP Servers, Step, Pending Calls and
+    // Chat in one row of six cut titles, and selecting a tool hid the list (nc-shot1).
+    tabifyDockWidget(m_projectDock, m_mcpDock);
+    m_mcpDock->hide(); // mcpServersStarted shows it for a project with servers
+    m_projectDock->raise();
     // The trace and Pending Calls in one column of 45 % beside the editor (issue 20: side
     // by side at 1280 pixels they left the editor ~13 %); Pending Calls gets 40 % of its
     // height, room for an answer form.
@@ -366,12 +374,12 @@ bool MainWindow::saveModifiedScripts()
 
 void MainWindow::setStatus(const QString &text)
 {
-    m_statusLabel->setText(text);
+    m_statusLabel->setFullText(text);
 }
 
 QString MainWindow::statusText() const
 {
-    return m_statusLabel->text();
+    return m_statusLabel->fullText();
 }
 
 std::function<void(const QString &, const QString &)> MainWindow::errorReporter()

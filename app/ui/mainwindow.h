@@ -8,6 +8,7 @@
 
 #include <QMainWindow>
 
+class ElidedLabel;
 class McpServersView;
 class ProjectActions;
 class ProjectServing;
@@ -170,7 +171,7 @@ private:
     QDockWidget *m_runsDock = nullptr;
     WindowChat *m_chat = nullptr; ///< the Chat dock: a conversation with a model over the project's tools
     ScriptBox *m_scriptCombo = nullptr;
-    QLabel *m_statusLabel = nullptr;
+    ElidedLabel *m_statusLabel = nullptr; ///< one line, the whole text in its tooltip
     QMenu *m_viewMenu = nullptr;
 
     QAction *m_quitAction = nullptr;

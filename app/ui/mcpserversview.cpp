@@ -12,6 +12,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QScopedValueRollback>
 #include <QStyle>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -22,6 +23,7 @@
 namespace {
 
 constexpr int ServerRole = Qt::UserRole + 1;
+constexpr int ToolRole = Qt::UserRole + 2; ///< a tool row's SERVER__TOOL, whole
 /// Characters of a failure shown under its server (the tooltip has up to 4000).
 constexpr qsizetype ReasonChars = 300;
 
@@ -96,9 +98,16 @@ McpServersView::McpServersView(QWidget *parent)
     m_tree = new QTreeWidget(this);
     m_tree->setObjectName(QStringLiteral("mcpServers"));
     m_tree->setColumnCount(2);
-    m_tree->setHeaderLabels({tr("Server / tool"), tr("State")});
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // A tool's title (or what changed in it) beside its name; a server's rows span both.
+    m_tree->setHeaderLabels({tr("Server / tool"), tr("Title")});
     connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &McpServersView::updateButtons);
+    connect(m_tree, &QTreeWidget::itemSelectionChanged, this, [this] {
+        if (m_refreshing)
+            return;
+        m_selectedTool = selectedItemTool();
+        if (!m_selectedTool.isEmpty())
+            Q_EMIT toolSelected(m_selectedTool);
+    });
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         if (!item->parent()) // a server's row: browse it
             browseSelected();
@@ -119,33 +128,44 @@ void McpServersView::setPool(McpServerPool *pool)
 void McpServersView::refresh()
 {
     const QString selected = selectedServer();
+    // The person's choice of tool, kept while its server restarts (no tool rows then).
+    const QString selectedTool = m_selectedTool;
+    const QScopedValueRollback refreshing(m_refreshing, true);
     m_tree->clear();
     if (!m_pool)
         return;
+    int nameWidth = 0; // the widest tool name: the first column's width
     for (const McpServerStatus &server : m_pool->servers()) {
-        auto *row = new QTreeWidgetItem(m_tree, {printableText(server.name), stateLine(server)});
-        row->setData(0, ServerRole, server.name);
+        // A server's row and its notes span the columns: its state beside its name
+        // ("everything: ready · MCP 2025-11-25 · 17 tool(s)") was cut in the second
+        // column of a dock as narrow as the window's left column (nc-shot1).
+        auto *row = spannedRow(
+            m_tree->invisibleRootItem(), server.name,
+            tr("%1: %2", "an MCP server's name: its state").arg(printableText(server.name), stateLine(server)));
         const QString why = printableLines(server.error);
         if (!why.isEmpty() && server.state != McpServerStatus::State::Ready) {
-            row->setToolTip(1, escapedToolTip(clippedText(why, 4000)));
-            auto *reason = new QTreeWidgetItem(row, {tr("why"), clippedText(why.simplified(), ReasonChars)});
-            reason->setData(0, ServerRole, server.name);
+            // The dock is narrower than the reason: the whole of it where the pointer is.
+            const QString whole = escapedToolTip(clippedText(why, 4000));
+            row->setToolTip(0, whole);
+            spannedRow(row, server.name, tr("why: %1").arg(clippedText(why.simplified(), ReasonChars)))
+                ->setToolTip(0, whole);
         }
-        if (!server.toolsChangedNote.isEmpty()) {
-            auto *note = new QTreeWidgetItem(row, {tr("tools"), printableText(server.toolsChangedNote)});
-            note->setData(0, ServerRole, server.name);
-        }
-        if (!server.acceptedError.isEmpty()) {
-            auto *note = new QTreeWidgetItem(
-                row, {tr("accepted"), clippedText(printableLines(server.acceptedError).simplified(), ReasonChars)});
-            note->setToolTip(1, escapedToolTip(clippedText(printableLines(server.acceptedError), 4000)));
-            note->setData(0, ServerRole, server.name);
-        }
+        if (!server.toolsChangedNote.isEmpty())
+            spannedRow(row, server.name, tr("tools: %1").arg(printableText(server.toolsChangedNote)));
+        if (!server.acceptedError.isEmpty())
+            spannedRow(
+                row, server.name,
+                tr("accepted: %1").arg(clippedText(printableLines(server.acceptedError).simplified(), ReasonChars)))
+                ->setToolTip(0, escapedToolTip(clippedText(printableLines(server.acceptedError), 4000)));
         for (const nlohmann::json &tool : server.tools) {
             const QString own = stringMember(tool, "name");
             const QString name = server.name + QStringLiteral("__") + own;
             auto *item = new QTreeWidgetItem(row, {elidedText(name), printableText(stringMember(tool, "title"))});
             item->setData(0, ServerRole, server.name);
+            item->setData(0, ToolRole, name);
+            nameWidth = std::max(nameWidth, m_tree->fontMetrics().horizontalAdvance(item->text(0)));
+            if (name == selectedTool)
+                item->setSelected(true);
             const auto change = std::find_if(server.changedTools.begin(), server.changedTools.end(),
                                              [&own](const McpToolChange &entry) { return entry.tool == own; });
             if (change == server.changedTools.end())
@@ -158,9 +178,13 @@ void McpServersView::refresh()
             item->setToolTip(1, escapedToolTip(tr("Review Changes… shows what changed and accepts it")));
         }
         row->setExpanded(server.state != McpServerStatus::State::Ready || server.tools.size() <= 20);
-        if (server.name == selected)
+        if (server.name == selected && selectedTool.isEmpty())
             row->setSelected(true);
     }
+    // Not ResizeToContents: that would count the spanned rows. Room for the indentation
+    // and a changed tool's icon.
+    if (nameWidth > 0)
+        m_tree->header()->resizeSection(0, nameWidth + 2 * m_tree->indentation() + m_tree->iconSize().width() + 16);
     updateButtons();
 }
 
@@ -207,6 +231,20 @@ void McpServersView::browseSelected()
     if (m_projectLookup)
         browser->setProjectLookup(m_projectLookup);
     browser->show();
+}
+
+QTreeWidgetItem *McpServersView::spannedRow(QTreeWidgetItem *parent, const QString &server, const QString &text)
+{
+    auto *row = new QTreeWidgetItem(parent, {text});
+    row->setData(0, ServerRole, server);
+    row->setFirstColumnSpanned(true);
+    return row;
+}
+
+QString McpServersView::selectedItemTool() const
+{
+    const QList<QTreeWidgetItem *> items = m_tree->selectedItems();
+    return items.isEmpty() ? QString() : items.front()->data(0, ToolRole).toString();
 }
 
 QString McpServersView::selectedServer() const

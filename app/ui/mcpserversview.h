@@ -11,18 +11,21 @@ class McpServerPool;
 class Project;
 class QToolButton;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 /// The MCP Servers dock (docs/mcp.md "In the window"): one row per server of the
-/// project — its name, its state (ready, starting, failed, …) with the protocol
-/// revision and the number of tools, or why it failed (its stderr tail, under the row
-/// and as tooltip) — and its tools (`SERVER__TOOL`) under it. *Restart* stops the
+/// project across the columns — its name, its state (ready, starting, failed, …) with
+/// the protocol revision and the number of tools, or why it failed (its stderr tail,
+/// under the row and as tooltip) — and its tools (`SERVER__TOOL`, then their title)
+/// under it. *Restart* stops the
 /// selected server and starts it again (McpServerPool::restart). It follows the pool
 /// (serverChanged); it only shows, nothing of the project is edited. *Browse…* opens
 /// the selected ready server's resources and prompts (McpServerBrowser). A tool that
 /// changed since it was accepted reads "changed since accepted: …" (or "new since
-/// accepted") in the State column; *Review Changes…* shows the selected server's
+/// accepted") in place of its title; *Review Changes…* shows the selected server's
 /// changes and accepts them (McpToolChangesDialog). *Sign In…* signs in to the
-/// selected remote server (McpSignIn) and restarts it.
+/// selected remote server (McpSignIn) and restarts it. Selecting a tool's row shows the
+/// tool in the Tool dock (toolSelected), as the Project dock does.
 class McpServersView : public QWidget
 {
     Q_OBJECT
@@ -46,8 +49,16 @@ public:
     /// Opens Review Changes… for the selected server (modal; accepting records them).
     void reviewSelected();
 
+Q_SIGNALS:
+    /// A tool's row was selected (by the person): its `SERVER__TOOL` name, as the
+    /// Project dock's toolSelected.
+    void toolSelected(const QString &name);
+
 private:
     void refresh();
+    QString selectedItemTool() const;
+    /// A row of `server` under `parent` whose `text` spans the columns.
+    QTreeWidgetItem *spannedRow(QTreeWidgetItem *parent, const QString &server, const QString &text);
     void updateButtons();
     QString selectedServer() const;
 
@@ -58,4 +69,6 @@ private:
     QToolButton *m_browse = nullptr;
     QToolButton *m_signIn = nullptr;
     QToolButton *m_review = nullptr;
+    bool m_refreshing = false; ///< while the rows are replaced: no toolSelected
+    QString m_selectedTool;    ///< the tool row the person selected last
 };

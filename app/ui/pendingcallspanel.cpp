@@ -439,7 +439,9 @@ void PendingCallsPanel::updateList()
 
 void PendingCallsPanel::fitList()
 {
-    // Whole rows only: one at least (empty), MaxVisibleRows at most, then it scrolls.
+    // Whole rows only: MaxVisibleRows at most, then it scrolls. No call open, no list:
+    // an empty row under the dock's title read as a call without a name (nc-shot22).
+    m_list->setVisible(m_list->count() > 0);
     const int rows = std::clamp(int(m_list->count()), 1, MaxVisibleRows);
     const int rowHeight = m_list->count() > 0 ? m_list->sizeHintForRow(0) : m_list->fontMetrics().height() + 4;
     m_list->setFixedHeight(rows * rowHeight + 2 * m_list->frameWidth());

@@ -183,6 +183,12 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     scriptsLayout->addWidget(m_scriptList);
     splitter->addWidget(toolsBox);
     splitter->addWidget(scriptsBox);
+    // Above the Tool dock in the left column, the window's least height adds this dock's
+    // to the tallest of Tool, Step and Pending Calls: lists two text lines high at least
+    // (not the 70 pixels of a scroll area), so the window still fits 1280×720 (tst_newcomer).
+    const int listHeight = 2 * fontMetrics().height() + 8;
+    m_toolView->setMinimumHeight(listHeight);
+    m_scriptList->setMinimumHeight(listHeight);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter, 1);
@@ -193,7 +199,7 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     connect(m_filterEdit, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
     connect(m_filterTimer, &QTimer::timeout, this, &ProjectPanel::applyFilter);
     connect(m_tagCombo, &QComboBox::currentIndexChanged, this,
-            [this] { m_filter->setTag(m_tagCombo->currentData().toString()); });
+            [this] { refilter([this] { m_filter->setTag(m_tagCombo->currentData().toString()); }); });
     // Not while the rows are replaced (a reload): the selection is empty for a moment.
     connect(m_toolView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         if (!m_filling)
@@ -224,7 +230,23 @@ QSortFilterProxyModel *ProjectPanel::filterModel() const
 void ProjectPanel::applyFilter()
 {
     m_filterTimer->stop();
-    m_filter->setText(m_filterEdit->text());
+    refilter([this] { m_filter->setText(m_filterEdit->text()); });
+}
+
+void ProjectPanel::refilter(const std::function<void()> &change)
+{
+    // A filter moves the current row (the current tool hidden, another row made current
+    // without a click): no tool is chosen by that, so no toolSelected (it would bring the
+    // Tool dock forward over this list while the person types). The current tool still
+    // listed stays current; one hidden leaves no current row, so a click on any row left
+    // selects it (a row made current unseen took the click as no change).
+    const QString selected = currentTool();
+    m_filling = true;
+    change();
+    m_toolView->selectionModel()->clear();
+    if (!selected.isEmpty())
+        selectTool(selected);
+    m_filling = false;
 }
 
 void ProjectPanel::setProject(const Project *project)

@@ -7,6 +7,8 @@
 #include <QHash>
 #include <QWidget>
 
+#include <functional>
+
 class Project;
 class QAbstractItemModel;
 class QComboBox;
@@ -79,6 +81,9 @@ private:
     QTreeView *m_toolView = nullptr;
     ToolProblemsView *m_problems = nullptr;
     QLabel *m_loading = nullptr; ///< "Loading the Python tools…" while Project::pythonLoading
+    /// Runs `change` (a new filter text or tag) keeping the current tool if still
+    /// listed, without toolSelected.
+    void refilter(const std::function<void()> &change);
     void toolItemChanged(QStandardItem *item);
     void bindingChanged(QTreeWidgetItem *item);
 

@@ -67,6 +67,10 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     fit(2, QStringLiteral("timed_out"));
     fit(3, QStringLiteral("2026-12-31 23:59:59"));
     fit(4, durationText(0, 888800, true));
+    // Status beside the run's id, before the script: the dock shares the width under the
+    // editor, and third it was cut ("comple", nc-crop-runs-dock). Moved on screen only:
+    // column 2 is still the status (item->text(2)).
+    m_view->header()->moveSection(2, 1);
     m_watch = new JournalWatch(this);
     connect(m_watch, &JournalWatch::runsChanged, this, &RunsPanel::refresh);
     m_ticker = new QTimer(this);

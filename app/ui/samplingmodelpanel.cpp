@@ -182,7 +182,7 @@ void SamplingModelPanel::fillModels()
     m_models->setToolTip(
         any ? tr("The project's models that answer by themselves (not provider manual)")
             : tr("No model to ask: add one to \"models\" in toolstudio.json (provider openai-chat, anthropic or "
-                 "mock; docs/models.md \"Configuration\"), its key as a secret (Tools ▸ Secrets…)"));
+                 "mock; docs/user/models.md \"Declaring models\"), its key as a secret (Tools ▸ Secrets…)"));
     m_askButton->setToolTip(any ? tr("Send the server's messages to the chosen model; its text fills the reply, "
                                      "which you may edit before Send Reply")
                                 : m_models->toolTip());

@@ -127,6 +127,7 @@ void ToolPanel::setTool(const Project *project, const QString &name)
     if (!tool) {
         m_heading->setText(tr("Select a tool in the Project dock."));
         m_form->setSchema(nlohmann::json::object());
+        m_form->hide(); // no tool, no arguments: not an empty "JSON value" field
         m_schemaView->clear();
         m_callButton->setEnabled(false);
         return;
@@ -141,6 +142,7 @@ void ToolPanel::setTool(const Project *project, const QString &name)
         heading += QLatin1Char('\n')
             + tr("Hints (declared by the tool, not enforced): %1").arg(hints.join(QStringLiteral(", ")));
     m_heading->setText(heading);
+    m_form->show();
     if (!sameTool) {
         m_form->setSchema(tool->inputSchema, tool->parameterOrder);
         m_resultView->clear();

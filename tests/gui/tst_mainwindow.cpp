@@ -36,12 +36,14 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLockFile>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTest>
 
 namespace {
@@ -202,6 +204,83 @@ private Q_SLOTS:
             QVERIFY2(!dock->isHidden(), qPrintable(dock->objectName()));
             QVERIFY(!dock->isFloating());
         }
+    }
+
+    /// nc-shot1: the MCP Servers dock tabified before the layout was arranged put Project,
+    /// Tool, MCP Servers, Step, Pending Calls and Chat in one row of tabs ("Pr…", "S…").
+    /// Project (with MCP Servers) sits above Tool, Step and Pending Calls; every tab title
+    /// is whole (scroll buttons, never elided); Reset Layout widens the columns on a large
+    /// window.
+    void leftColumnProjectAboveToolWithWholeTabTitles()
+    {
+        QDockWidget *project = docks().at(0);
+        QDockWidget *tool = docks().at(1);
+        auto *mcp = m_window->findChild<QDockWidget *>(QStringLiteral("mcpDock"));
+        QVERIFY(mcp);
+        QCOMPARE(m_window->tabifiedDockWidgets(project), QList<QDockWidget *>{mcp});
+        const QList<QDockWidget *> beside = m_window->tabifiedDockWidgets(tool);
+        QVERIFY(!beside.contains(project));
+        QVERIFY(beside.contains(docks().at(3)) && beside.contains(docks().at(4)));
+        QVERIFY(project->geometry().bottom() < tool->geometry().top());
+        const QList<QTabBar *> bars = m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly);
+        QVERIFY(!bars.isEmpty());
+        for (QTabBar *bar : bars) {
+            QCOMPARE(bar->elideMode(), Qt::ElideNone);
+            QVERIFY(bar->usesScrollButtons());
+        }
+
+        m_window->resize(1600, 1000);
+        m_window->findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
+        QTRY_COMPARE(project->width(), 480);       // 30 % of 1600
+        QTRY_COMPARE(docks().at(2)->width(), 544); // the trace: 34 %
+        QCOMPARE(m_window->tabifiedDockWidgets(project), QList<QDockWidget *>{mcp});
+        for (QTabBar *bar : m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly))
+            QCOMPARE(bar->elideMode(), Qt::ElideNone);
+        // The columns follow the window's width, until the person drags one.
+        m_window->resize(1440, 900);
+        QTRY_COMPARE(project->width(), 432);
+        QTRY_COMPARE(docks().at(2)->width(), 540); // 34 % is 489: 540 at least
+        m_window->resizeDocks({project}, {400}, Qt::Horizontal);
+        QTRY_COMPARE(project->width(), 400);
+        m_window->resize(1600, 1000);
+        QTRY_COMPARE(m_window->width(), 1600);
+        QTest::qWait(50);
+        QCOMPARE(project->width(), 400);
+    }
+
+    /// nc-shot39: a failed server's stderr made the status bar three lines tall. One
+    /// line, elided; the whole text in its tooltip and in statusText().
+    void statusBarStaysOneLine()
+    {
+        auto *label = m_window->statusBar()->findChild<QLabel *>(QStringLiteral("runStatus"));
+        QVERIFY(label);
+        m_window->resize(2400, 820); // room for the whole line
+        m_window->setStatus(QStringLiteral("Ready"));
+        QTRY_VERIFY(m_window->statusBar()->height() > 0);
+        const int oneLine = m_window->statusBar()->height();
+        QCOMPARE(label->toolTip(), QString());
+        const QString failed
+            = QStringLiteral("MCP server 'filesystem' failed: the server exited with code 1; its stderr ends with:\n"
+                             "Warning: Cannot access directory /work/nc-demo/shared, skipping\n"
+                             "Error: None of the specified directories are accessible <b>x</b>");
+        m_window->setStatus(failed);
+        QCOMPARE(m_window->statusText(), failed);
+        QTRY_COMPARE(
+            label->text(),
+            QStringLiteral("MCP server 'filesystem' failed: the server exited with code 1; its stderr ends with: "
+                           "Warning: Cannot access directory /work/nc-demo/shared, skipping · Error: None of the "
+                           "specified directories are accessible <b>x</b>"));
+        QCOMPARE(label->toolTip(),
+                 QStringLiteral("<p style=\"white-space: pre-wrap\">") + failed.toHtmlEscaped()
+                     + QStringLiteral("</p>"));
+        QCoreApplication::processEvents();
+        QCOMPARE(m_window->statusBar()->height(), oneLine);
+
+        // Narrower than the text: cut at its end, one line still.
+        m_window->resize(500, m_window->height());
+        QTRY_VERIFY(label->text().endsWith(QChar(0x2026)));
+        QVERIFY(!label->text().contains(QLatin1Char('\n')));
+        QCOMPARE(m_window->statusBar()->height(), oneLine);
     }
 
     void keyboardShortcuts()

@@ -17,10 +17,13 @@
 #include "ui/mainwindow.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/runcommands.h"
+#include "ui/toolpanel.h"
 #include "ui/tracepanel.h"
 #include "windowfixture.h"
 
 #include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -41,6 +44,36 @@ private Q_SLOTS:
     void initTestCase() { initWindowTestCase(); }
     void init() { initWindow(); }
     void cleanup() { closeWindow(); }
+
+    /// nc-shot6/7: a tool selected in the MCP Servers dock shows in the Tool dock, as one
+    /// selected in the Project dock does; the MCP Servers dock stays in view above it.
+    void aToolChosenInTheMcpServersDockShowsInTheToolDock()
+    {
+        const QString dir = m_scratch->path() + QStringLiteral("/pick");
+        QVERIFY(writeFile(dir + QStringLiteral("/srv/fakeserver.py"), fileBytes(mcpFixture("fakeserver.py"))));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), R"({"name": "pick",
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+        QVERIFY(openTrusted(*m_window, dir));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->project()->tool(QStringLiteral("fake__ask")), 30000);
+        auto *mcpDock = m_window->findChild<QDockWidget *>(QStringLiteral("mcpDock"));
+        QVERIFY(mcpDock);
+        QTRY_VERIFY(mcpDock->isVisible());
+        mcpDock->raise();
+        auto *tree = mcpDock->findChild<QTreeWidget *>(QStringLiteral("mcpServers"));
+        QVERIFY(tree);
+        const QList<QTreeWidgetItem *> rows
+            = tree->findItems(QStringLiteral("fake__ask"), Qt::MatchExactly | Qt::MatchRecursive);
+        QCOMPARE(rows.size(), 1);
+        auto *heading = m_window->toolPanel()->findChild<QLabel *>(QStringLiteral("toolHeading"));
+        QVERIFY(heading);
+        docks().at(3)->raise(); // the Step tab in front of the Tool tab
+        tree->clearSelection();
+        rows.front()->setSelected(true);
+        QVERIFY2(heading->text().startsWith(QStringLiteral("fake__ask")), qPrintable(heading->text()));
+        QVERIFY(!m_window->toolPanel()->form()->isHidden());
+        QTRY_VERIFY(!docks().at(1)->visibleRegion().isEmpty()); // the Tool tab brought forward
+        QVERIFY(!mcpDock->visibleRegion().isEmpty());
+    }
 
     void elicitationAnsweredFromTheDock()
     {

@@ -215,7 +215,7 @@ void TestMcpFeaturesInputUi::samplingAnsweredByAModel()
     McpServersView view;
     view.setPool(pool);
     view.setProjectLookup([&project] { return &*project; });
-    const QList<QTreeWidgetItem *> rows = view.tree()->findItems(QStringLiteral("fake"), Qt::MatchExactly);
+    const QList<QTreeWidgetItem *> rows = view.tree()->findItems(QStringLiteral("fake: "), Qt::MatchStartsWith);
     QVERIFY(!rows.isEmpty());
     rows.front()->setSelected(true);
     child<QToolButton>(&view, "mcpBrowse")->click();

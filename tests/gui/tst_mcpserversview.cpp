@@ -96,10 +96,19 @@ McpServerPool *resourcesProject(const QTemporaryDir &dir)
     return McpServerPool::forProject(dir.path());
 }
 
+/// The row of server `name` ("name: its state", across the columns).
+QTreeWidgetItem *serverRow(QTreeWidget *tree, const QString &name)
+{
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(0).startsWith(name + QLatin1Char(':')))
+            return tree->topLevelItem(i);
+    return nullptr;
+}
+
 /// Selects the server row `name` in the dock and clicks Browse…; the window it opened.
 QWidget *browse(McpServersView &view, const QString &name)
 {
-    QTreeWidgetItem *row = itemNamed(view.tree(), name);
+    QTreeWidgetItem *row = serverRow(view.tree(), name);
     if (!row)
         return nullptr;
     view.tree()->clearSelection();
@@ -134,8 +143,8 @@ void TestMcpServersView::olderHttpSseServerShowsItsTransport()
     McpServersView view;
     view.setPool(McpServerPool::forProject(dir.path()));
     QCOMPARE(view.tree()->topLevelItemCount(), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(view.tree()->topLevelItem(0)->text(1),
-                              QStringLiteral("ready · MCP 2024-11-05, HTTP+SSE · 2 tool(s)"), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(view.tree()->topLevelItem(0)->text(0),
+                              QStringLiteral("old: ready · MCP 2024-11-05, HTTP+SSE · 2 tool(s)"), 30000);
     fake.kill();
     fake.waitForFinished();
 }
@@ -160,18 +169,24 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     QTreeWidget *tree = view.tree();
     QCOMPARE(tree->topLevelItemCount(), 3); // by name, as the pool keeps them
     // A 2026-07-28 server shows its era with the revision.
-    QCOMPARE(tree->topLevelItem(2)->text(1), QStringLiteral("ready · MCP 2026-07-28, stateless · 3 tool(s)"));
+    QCOMPARE(tree->topLevelItem(2)->text(0), QStringLiteral("m26: ready · MCP 2026-07-28, stateless · 3 tool(s)"));
     QTreeWidgetItem *fake = tree->topLevelItem(1);
-    QCOMPARE(fake->text(0), QStringLiteral("fake"));
-    QCOMPARE(fake->text(1), QStringLiteral("ready · MCP 2025-06-18 · 5 tool(s)"));
+    // A server's row spans the columns, its state beside its name; the second column is
+    // its tools' titles.
+    QCOMPARE(fake->text(0), QStringLiteral("fake: ready · MCP 2025-06-18 · 5 tool(s)"));
+    QVERIFY(tree->isFirstColumnSpanned(1, QModelIndex()));
+    QCOMPARE(tree->headerItem()->text(1), QStringLiteral("Title"));
     QCOMPARE(fake->childCount(), 5);
     QCOMPARE(fake->child(0)->text(0), QStringLiteral("fake__tool-0"));
     QTreeWidgetItem *broken = tree->topLevelItem(0);
-    QCOMPARE(broken->text(0), QStringLiteral("broken"));
-    QCOMPARE(broken->text(1), QStringLiteral("failed"));
+    QCOMPARE(broken->text(0), QStringLiteral("broken: failed"));
     QCOMPARE(broken->childCount(), 1);
-    QCOMPARE(broken->child(0)->text(0), QStringLiteral("why"));
-    QVERIFY2(broken->child(0)->text(1).contains(QStringLiteral("missing.py")), qPrintable(broken->child(0)->text(1)));
+    QTreeWidgetItem *why = broken->child(0);
+    QVERIFY2(why->text(0).startsWith(QStringLiteral("why: ")), qPrintable(why->text(0)));
+    QVERIFY2(why->text(0).contains(QStringLiteral("missing.py")), qPrintable(why->text(0)));
+    QVERIFY(tree->isFirstColumnSpanned(0, tree->indexFromItem(broken)));
+    // The whole reason where the pointer is: the row is cut in a narrow dock.
+    QVERIFY2(why->toolTip(0).contains(QStringLiteral("missing.py")), qPrintable(why->toolTip(0)));
 
     // Restart: nothing selected, nothing to restart; the fake server selected, it is
     // stopped, started again and listed again.
@@ -185,8 +200,27 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     });
     view.restartButton()->click();
     QTRY_COMPARE_WITH_TIMEOUT(states, QStringList({QStringLiteral("starting"), QStringLiteral("ready")}), 30000);
-    QCOMPARE(tree->topLevelItem(1)->text(1), QStringLiteral("ready · MCP 2025-06-18 · 5 tool(s)"));
+    QCOMPARE(tree->topLevelItem(1)->text(0), QStringLiteral("fake: ready · MCP 2025-06-18 · 5 tool(s)"));
     QVERIFY(tree->topLevelItem(1)->isSelected());
+
+    // A tool's row selected: the window shows it in the Tool dock (toolSelected); a
+    // server's row is no tool. The tool stays selected when the rows are listed again,
+    // without a second toolSelected; Restart still restarts its server.
+    QSignalSpy toolSelected(&view, &McpServersView::toolSelected);
+    tree->clearSelection();
+    QCOMPARE(toolSelected.count(), 0);
+    tree->topLevelItem(1)->child(2)->setSelected(true);
+    QCOMPARE(toolSelected.count(), 1);
+    QCOMPARE(toolSelected.at(0).at(0).toString(), QStringLiteral("fake__tool-2"));
+    QVERIFY(view.restartButton()->isEnabled());
+    states.clear();
+    view.restartButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(states, QStringList({QStringLiteral("starting"), QStringLiteral("ready")}), 30000);
+    QVERIFY(tree->topLevelItem(1)->child(2)->isSelected());
+    QCOMPARE(toolSelected.count(), 1);
+    tree->clearSelection();
+    tree->topLevelItem(0)->setSelected(true);
+    QCOMPARE(toolSelected.count(), 1);
 }
 
 void TestMcpServersView::browseResourcesAndPrompts()
@@ -399,10 +433,10 @@ void TestMcpServersView::signInIsForRemoteServers()
     auto *signIn = child<QToolButton>(&view, "mcpSignIn");
     QVERIFY(signIn);
     QCOMPARE(signIn->isEnabled(), false); // nothing selected
-    itemNamed(view.tree(), QStringLiteral("remote"))->setSelected(true);
+    serverRow(view.tree(), QStringLiteral("remote"))->setSelected(true);
     QCOMPARE(signIn->isEnabled(), true);
     view.tree()->clearSelection();
-    itemNamed(view.tree(), QStringLiteral("fake"))->setSelected(true);
+    serverRow(view.tree(), QStringLiteral("fake"))->setSelected(true);
     QCOMPARE(signIn->isEnabled(), false);
 }
 

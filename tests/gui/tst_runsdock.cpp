@@ -20,6 +20,8 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -104,6 +106,18 @@ private Q_SLOTS:
         const QString second = runsView()->topLevelItem(0)->text(0); // newest first
         QVERIFY(second != first);
         QCOMPARE(runsView()->topLevelItem(0)->text(2), QStringLiteral("completed"));
+        // The status beside the run's id, whole in the dock as the default layout makes it
+        // (under the editor at 1280 pixels): third it was cut to "comple" (nc-shot26).
+        m_window->findChild<QDockWidget *>(QStringLiteral("runsDock"))->raise();
+        QHeaderView *header = runsView()->header();
+        QCOMPARE(header->visualIndex(2), 1);
+        QTRY_VERIFY(runsView()->isVisible());
+        QVERIFY2(header->sectionViewportPosition(2) + header->sectionSize(2) <= runsView()->viewport()->width(),
+                 qPrintable(QStringLiteral("status column %1+%2 in %3")
+                                .arg(header->sectionViewportPosition(2))
+                                .arg(header->sectionSize(2))
+                                .arg(runsView()->viewport()->width())));
+        QVERIFY(header->sectionSize(2) > runsView()->fontMetrics().horizontalAdvance(QStringLiteral("completed")));
 
         // Cancel deletes nothing.
         runsView()->setCurrentItem(runsView()->topLevelItem(1));

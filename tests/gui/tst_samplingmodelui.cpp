@@ -165,8 +165,8 @@ private Q_SLOTS:
         QVERIFY(!child<QPushButton>("askModel")->isEnabled());
         QCOMPARE(chooser->toolTip(),
                  QStringLiteral("No model to ask: add one to \"models\" in toolstudio.json (provider openai-chat, "
-                                "anthropic or mock; docs/models.md \"Configuration\"), its key as a secret (Tools ▸ "
-                                "Secrets…)"));
+                                "anthropic or mock; docs/user/models.md \"Declaring models\"), its key as a secret "
+                                "(Tools ▸ Secrets…)"));
     }
 
     // An empty reply is not "valid": the pane says what is missing beside a disabled

@@ -265,10 +265,10 @@ private Q_SLOTS:
             = R"({"type":"object","properties":{"base":{"type":"string"},"quote":{"type":"string"},"amount":{"type":"number"}},"required":["base","quote"]})";
         QTest::newRow("fresh, two empty")
             << exchange << QString() << true << QStringList{QStringLiteral("/base"), QStringLiteral("/quote")}
-            << QStringLiteral("Valid, but base and quote are empty");
+            << QStringLiteral("Required, still empty: base and quote");
         QTest::newRow("one typed") << exchange << QStringLiteral("type /base USD") << true
                                    << QStringList{QStringLiteral("/quote")}
-                                   << QStringLiteral("Valid, but quote is empty");
+                                   << QStringLiteral("Required, still empty: quote");
         // Typed and cleared again: the person chose "", the form takes them at their word.
         QTest::newRow("typed, then cleared")
             << exchange << QStringLiteral("type /base USD\ntype /quote EUR\ntype /quote ") << true << QStringList()
@@ -280,7 +280,7 @@ private Q_SLOTS:
             R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"}},"required":["a","b","c"]})")
                                << QString() << true
                                << QStringList{QStringLiteral("/a"), QStringLiteral("/b"), QStringLiteral("/c")}
-                               << QStringLiteral("Valid, but a, b and c are empty");
+                               << QStringLiteral("Required, still empty: a, b and c");
         QTest::newRow("six: three named, the rest counted") << QByteArray(
             R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"},"f":{"type":"string"}},"required":["a","b","c","d","e","f"]})")
                                                             << QString() << true
@@ -288,19 +288,19 @@ private Q_SLOTS:
                                                                            QStringLiteral("/c"), QStringLiteral("/d"),
                                                                            QStringLiteral("/e"), QStringLiteral("/f")}
                                                             << QStringLiteral(
-                                                                   "Valid, but a, b, c and 3 more are empty");
+                                                                   "Required, still empty: a, b, c and 3 more");
         QTest::newRow("nested, and a string-or-null") << QByteArray(
             R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string"}},"required":["zip"]},"n":{"type":["string","null"]}},"required":["a","n"]})")
                                                       << QString() << true
                                                       << QStringList{QStringLiteral("/a/zip"), QStringLiteral("/n")}
-                                                      << QStringLiteral("Valid, but a/zip and n are empty");
+                                                      << QStringLiteral("Required, still empty: a/zip and n");
         // A name is the schema's: shown as text, controls made visible.
         QTest::newRow("a name with markup and a control character") << QByteArray(
             R"({"type":"object","properties":{"<i>a\u0007</i>":{"type":"string"}},"required":["<i>a\u0007</i>"]})")
                                                                     << QString() << true
                                                                     << QStringList{QStringLiteral("/<i>a\a<~1i>")}
                                                                     << QStringLiteral(
-                                                                           "Valid, but <i>a\\u0007</i> is empty");
+                                                                           "Required, still empty: <i>a\\u0007</i>");
         // The shipped exchange-rate tool: "" does not match ^[A-Z]{3}$, so the form is not
         // valid and, untouched, says nothing yet (Send shows the errors).
         QTest::newRow("exchange-rate example: a pattern refuses \"\"") << QByteArray(

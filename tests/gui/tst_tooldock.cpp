@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -109,6 +110,61 @@ private Q_SLOTS:
     }
 
     void cleanup() { closeWindow(); }
+
+    /// nc-shot27–31: typing in the Project dock's filter brought the Tool dock forward
+    /// over the list (the filter moved the current row: toolSelected), and the one row
+    /// left, made current unseen, took a click as no change. Filtering selects nothing;
+    /// a click on a filtered row selects it and shows it in the Tool dock.
+    void filterKeepsTheListAndAClickSelects()
+    {
+        ProjectPanel *panel = m_window->projectPanel();
+        ToolPanel *tool = m_window->toolPanel();
+        QDockWidget *projectDock = docks().at(0);
+        auto *heading = tool->findChild<QLabel *>(QStringLiteral("toolHeading"));
+        QVERIFY(heading);
+        // No tool: no arguments form (it showed an empty "JSON value" field).
+        QCOMPARE(heading->text(), QStringLiteral("Select a tool in the Project dock."));
+        QVERIFY(tool->form()->isHidden());
+
+        QVERIFY(openTrusted(*m_window, m_dir)); // the first tool shown
+        QCOMPARE(panel->currentTool(), QStringLiteral("lookup"));
+        QCOMPARE(heading->text(), QStringLiteral("lookup"));
+        QVERIFY(!tool->form()->isHidden());
+        QSignalSpy selected(panel, &ProjectPanel::toolSelected);
+
+        // "o" keeps every row: lookup stays current, nothing is chosen.
+        QTest::keyClicks(panel->filterEdit(), QStringLiteral("o"));
+        panel->applyFilter();
+        QCOMPARE(panel->filterModel()->rowCount(), 3);
+        QCOMPARE(panel->currentTool(), QStringLiteral("lookup"));
+        // "conv" hides lookup: no current row, nothing chosen, the list still in view.
+        QTest::keyClicks(panel->filterEdit(), QStringLiteral("nv"));
+        panel->applyFilter();
+        QCOMPARE(panel->filterEdit()->text(), QStringLiteral("onv"));
+        QCOMPARE(panel->filterModel()->rowCount(), 1);
+        QCOMPARE(panel->currentTool(), QString());
+        QCOMPARE(selected.count(), 0);
+        QVERIFY(!projectDock->visibleRegion().isEmpty());
+        QVERIFY(!panel->toolView()->visibleRegion().isEmpty());
+        QCOMPARE(heading->text(), QStringLiteral("lookup")); // shown until another is chosen
+
+        // A click on the row left selects it and shows it in the Tool dock.
+        QTreeView *view = panel->toolView();
+        const QRect row = view->visualRect(panel->filterModel()->index(0, ProjectPanel::HandlerColumn));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, row.center());
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).toString(), QStringLiteral("convert"));
+        QCOMPARE(panel->currentTool(), QStringLiteral("convert"));
+        QCOMPARE(heading->text(), QStringLiteral("convert"));
+        QVERIFY(!projectDock->visibleRegion().isEmpty()); // above the Tool dock, not a tab of it
+
+        // Cleared: every row back, convert still the current one.
+        panel->filterEdit()->clear();
+        panel->applyFilter();
+        QCOMPARE(panel->filterModel()->rowCount(), 3);
+        QCOMPARE(panel->currentTool(), QStringLiteral("convert"));
+        QCOMPARE(selected.count(), 1);
+    }
 
     void retryFieldWritesUndoably()
     {
