@@ -219,10 +219,6 @@
         <translation>MCP-Server &lt;b&gt;%1&lt;/b&gt; %2 während &lt;b&gt;%3&lt;/b&gt;&lt;br&gt;&lt;small&gt;Aufruf %4, Schritt #%5&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>MCP server &lt;b&gt;%1&lt;/b&gt; no longer waits (%2) during &lt;b&gt;%3&lt;/b&gt;&lt;br&gt;&lt;small&gt;Call %4, step #%5&lt;/small&gt;</source>
-        <translation>MCP-Server &lt;b&gt;%1&lt;/b&gt; wartet nicht mehr (%2) während &lt;b&gt;%3&lt;/b&gt;&lt;br&gt;&lt;small&gt;Aufruf %4, Schritt #%5&lt;/small&gt;</translation>
-    </message>
-    <message>
         <source>The server asks:</source>
         <translation>Der Server fragt:</translation>
     </message>
@@ -277,6 +273,18 @@ Seine Nachricht:
     <message>
         <source>Write the reply (required)</source>
         <translation>Antwort schreiben (erforderlich)</translation>
+    </message>
+    <message>
+        <source>The server requires a tool call: Send Tool Call above</source>
+        <translation>Der Server verlangt einen Tool-Aufruf: „Tool-Aufruf senden“ oben</translation>
+    </message>
+    <message>
+        <source>Write the reply, or send a tool call above</source>
+        <translation>Antwort schreiben oder oben einen Tool-Aufruf senden</translation>
+    </message>
+    <message>
+        <source>The question of MCP server &lt;b&gt;%1&lt;/b&gt; during &lt;b&gt;%2&lt;/b&gt; is closed: answered, or taken back by the server&lt;br&gt;&lt;small&gt;Call %3, step #%4&lt;/small&gt;</source>
+        <translation>Die Frage von MCP-Server &lt;b&gt;%1&lt;/b&gt; während &lt;b&gt;%2&lt;/b&gt; ist geschlossen: beantwortet oder vom Server zurückgezogen&lt;br&gt;&lt;small&gt;Aufruf %3, Schritt #%4&lt;/small&gt;</translation>
     </message>
 </context>
 <context>
@@ -901,6 +909,10 @@ Seine Nachricht:
     <message>
         <source>%1 scans, more than the %2 decoded (a progressive JPEG has about 10)</source>
         <translation>%1 Scans, mehr als die %2 dekodierten (ein progressives JPEG hat etwa 10)</translation>
+    </message>
+    <message>
+        <source>decoding…</source>
+        <translation>dekodiere…</translation>
     </message>
 </context>
 <context>
@@ -2129,6 +2141,17 @@ Seine Nachricht:
     <message>
         <source>MCP tool &apos;%1&apos; was not accepted: %2</source>
         <translation>MCP-Werkzeug „%1“ wurde nicht angenommen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>McpImportFolders</name>
+    <message>
+        <source> and %1 more</source>
+        <translation> und %1 weitere</translation>
+    </message>
+    <message>
+        <source>%1: a folder outside the project cannot be granted — a confined server reads only folders in the project, and the filesystem server takes the studio&apos;s roots in place of the folders in its args. Copy the folder into the project and name it in sandbox.read (docs/mcp.md &quot;Confined servers&quot;)</source>
+        <translation>%1: ein Ordner außerhalb des Projekts kann nicht freigegeben werden — ein eingeschränkter Server liest nur Ordner im Projekt, und der Dateisystem-Server nimmt die Roots des Studios anstelle der Ordner in seinen args. Kopieren Sie den Ordner ins Projekt und nennen Sie ihn in sandbox.read (docs/mcp.md „Confined servers“)</translation>
     </message>
 </context>
 <context>
@@ -3820,6 +3843,80 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
     </message>
 </context>
 <context>
+    <name>QuestionPrompt</name>
+    <message>
+        <source>  form (requestedSchema), one line per field:</source>
+        <translation>  Formular (requestedSchema), eine Zeile je Feld:</translation>
+    </message>
+    <message numerus="yes">
+        <source>    … %n more field(s) not shown; the whole schema is in the run&apos;s trace: toolstudio trace export PROJECT RUN (the call&apos;s person_asked event), or the window&apos;s Pending Calls dock</source>
+        <translation>
+            <numerusform>    … %n weiteres Feld nicht gezeigt; das ganze Schema steht in der Spur des Laufs: toolstudio trace export PROJECT RUN (das Ereignis person_asked des Aufrufs), oder im Dock „Wartende Aufrufe“ des Fensters</numerusform>
+            <numerusform>    … %n weitere Felder nicht gezeigt; das ganze Schema steht in der Spur des Laufs: toolstudio trace export PROJECT RUN (das Ereignis person_asked des Aufrufs), oder im Dock „Wartende Aufrufe“ des Fensters</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>    (no fields)</source>
+        <translation>    (keine Felder)</translation>
+    </message>
+    <message>
+        <source>required %1 (not among the fields)</source>
+        <translation>required %1 (nicht unter den Feldern)</translation>
+    </message>
+    <message>
+        <source>    and the form&apos;s own: %1</source>
+        <translation>    und die des Formulars selbst: %1</translation>
+    </message>
+    <message>
+        <source>
+  open in a browser (host %1): %2
+  answer, once done there: {&quot;action&quot;: &quot;accept&quot;}, or {&quot;action&quot;: &quot;decline&quot;} or {&quot;action&quot;: &quot;cancel&quot;}; an error refuses it</source>
+        <translation>
+  im Browser öffnen (Host %1): %2
+  Antwort, wenn dort erledigt: {&quot;action&quot;: &quot;accept&quot;}, oder {&quot;action&quot;: &quot;decline&quot;} oder {&quot;action&quot;: &quot;cancel&quot;}; ein Fehler lehnt ab</translation>
+    </message>
+    <message>
+        <source>
+  answer: {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {…}}, e.g. %1; {&quot;action&quot;: &quot;decline&quot;} or {&quot;action&quot;: &quot;cancel&quot;}; an error refuses it</source>
+        <translation>
+  Antwort: {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {…}}, z. B. %1; {&quot;action&quot;: &quot;decline&quot;} oder {&quot;action&quot;: &quot;cancel&quot;}; ein Fehler lehnt ab</translation>
+    </message>
+    <message>
+        <source>
+  tools (toolChoice %1):</source>
+        <translation>
+  Tools (toolChoice %1):</translation>
+    </message>
+    <message>
+        <source>
+  answer: the model&apos;s reply as a JSON string, &quot;text&quot;, or a tool call {&quot;content&quot;: [{&quot;type&quot;: &quot;tool_use&quot;, &quot;name&quot;: …, &quot;input&quot;: {…}}]}; an error refuses it</source>
+        <translation>
+  Antwort: die Antwort des Modells als JSON-Zeichenkette, &quot;Text&quot;, oder ein Tool-Aufruf {&quot;content&quot;: [{&quot;type&quot;: &quot;tool_use&quot;, &quot;name&quot;: …, &quot;input&quot;: {…}}]}; ein Fehler lehnt ab</translation>
+    </message>
+    <message>
+        <source>
+  answer: the model&apos;s reply as a JSON string, &quot;text&quot;; an error refuses it</source>
+        <translation>
+  Antwort: die Antwort des Modells als JSON-Zeichenkette, &quot;Text&quot;; ein Fehler lehnt ab</translation>
+    </message>
+    <message>
+        <source>Reply text (or: !error MESSAGE to refuse): </source>
+        <translation>Antworttext (oder: !error MELDUNG zum Ablehnen): </translation>
+    </message>
+    <message>
+        <source>Result as JSON (or: !error MESSAGE, !retry MESSAGE): </source>
+        <translation>Ergebnis als JSON (oder: !error MELDUNG, !retry MELDUNG): </translation>
+    </message>
+    <message>
+        <source>That is not JSON (it stops being JSON at character %1). An answer here is JSON, e.g. %2</source>
+        <translation>Das ist kein JSON (es hört bei Zeichen %1 auf, JSON zu sein). Eine Antwort hier ist JSON, z. B. %2</translation>
+    </message>
+    <message>
+        <source>That holds a number too large to keep. An answer here is JSON, e.g. %1</source>
+        <translation>Das enthält eine Zahl, die zu groß ist. Eine Antwort hier ist JSON, z. B. %1</translation>
+    </message>
+</context>
+<context>
     <name>RequirementsInstallDialog</name>
     <message>
         <source>Install Requirements</source>
@@ -4586,6 +4683,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
             <numerusform>%n Audioclips nicht gesendet: anthropic nimmt kein Audio an (Modell „%1“)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>model &apos;%1&apos; wrote arguments of call %2 that are no JSON object (%3); ask again or answer by hand</source>
+        <translation>Modell „%1“ hat Argumente für Aufruf %2 geschrieben, die kein JSON-Objekt sind (%3); erneut fragen oder von Hand antworten</translation>
+    </message>
 </context>
 <context>
     <name>SamplingModelPanel</name>
@@ -4678,11 +4779,82 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Die Antwort nennt das Modell %1: der Server erhält diese Kennung.</translation>
     </message>
     <message numerus="yes">
-        <source>%n block(s) of the messages (a tool&apos;s use or result, an image or audio a model cannot take) are not sent to a model, each replaced by a note in the text.</source>
+        <source>%n block(s) of the messages (an image or audio a model cannot take, in a message or a tool&apos;s result) are not sent to a model, each replaced by a note in the text.</source>
         <translation>
-            <numerusform>%n Block der Nachrichten (Aufruf oder Ergebnis eines Werkzeugs, ein Bild oder Audio, das ein Modell nicht annimmt) wird keinem Modell gesendet, sondern im Text durch einen Hinweis ersetzt.</numerusform>
-            <numerusform>%n Blöcke der Nachrichten (Aufruf oder Ergebnis eines Werkzeugs, ein Bild oder Audio, das ein Modell nicht annimmt) werden keinem Modell gesendet, sondern im Text je durch einen Hinweis ersetzt.</numerusform>
+            <numerusform>%n Block der Nachrichten (ein Bild oder Audio, das ein Modell nicht annimmt, in einer Nachricht oder dem Ergebnis eines Tools) wird keinem Modell gesendet, ersetzt durch einen Hinweis im Text.</numerusform>
+            <numerusform>%n Blöcke der Nachrichten (ein Bild oder Audio, das ein Modell nicht annimmt, in einer Nachricht oder dem Ergebnis eines Tools) werden keinem Modell gesendet, jeder ersetzt durch einen Hinweis im Text.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Model &apos;%1&apos; answered with a tool call (stop reason toolUse): see it under the tools; Send Tool Call sends it.</source>
+        <translation>Modell „%1“ hat mit einem Tool-Aufruf geantwortet (Stoppgrund toolUse): siehe unter den Tools; „Tool-Aufruf senden“ sendet ihn.</translation>
+    </message>
+</context>
+<context>
+    <name>SamplingToolsView</name>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>View &amp;Schema…</source>
+        <translation>&amp;Schema ansehen…</translation>
+    </message>
+    <message>
+        <source>Show the chosen tool&apos;s inputSchema as the server sent it</source>
+        <translation>Das inputSchema des gewählten Tools zeigen, wie der Server es gesendet hat</translation>
+    </message>
+    <message>
+        <source>Send &amp;Tool Call</source>
+        <translation>&amp;Tool-Aufruf senden</translation>
+    </message>
+    <message>
+        <source>Answer the server with a call of the chosen tool and these arguments (a tool_use block, stopReason toolUse): the server runs the tool and asks again with its result</source>
+        <translation>Dem Server mit einem Aufruf des gewählten Tools und diesen Argumenten antworten (ein tool_use-Block, stopReason toolUse): der Server führt das Tool aus und fragt mit dessen Ergebnis erneut</translation>
+    </message>
+    <message numerus="yes">
+        <source>The server offers %n tool(s) and requires a call of one (toolChoice &quot;required&quot;):</source>
+        <translation>
+            <numerusform>Der Server bietet %n Tool an und verlangt einen Aufruf (toolChoice „required“):</numerusform>
+            <numerusform>Der Server bietet %n Tools an und verlangt den Aufruf eines davon (toolChoice „required“):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The server offers %n tool(s) but asks for no call of them (toolChoice &quot;none&quot;): reply with text.</source>
+        <translation>
+            <numerusform>Der Server bietet %n Tool an, will aber keinen Aufruf (toolChoice „none“): mit Text antworten.</numerusform>
+            <numerusform>Der Server bietet %n Tools an, will aber keinen Aufruf (toolChoice „none“): mit Text antworten.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The server offers %n tool(s) (toolChoice &quot;%1&quot;): reply with text or a call of one.</source>
+        <translation>
+            <numerusform>Der Server bietet %n Tool an (toolChoice „%1“): mit Text oder einem Aufruf antworten.</numerusform>
+            <numerusform>Der Server bietet %n Tools an (toolChoice „%1“): mit Text oder dem Aufruf eines davon antworten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Arguments of %1:</source>
+        <translation>Argumente von %1:</translation>
+    </message>
+    <message numerus="yes">
+        <source>The model calls %1 and %n more tool(s); Send Tool Call sends all its calls, unless you edit the first.</source>
+        <translation>
+            <numerusform>Das Modell ruft %1 und %n weiteres Tool auf; „Tool-Aufruf senden“ sendet alle seine Aufrufe, außer Sie bearbeiten den ersten.</numerusform>
+            <numerusform>Das Modell ruft %1 und %n weitere Tools auf; „Tool-Aufruf senden“ sendet alle seine Aufrufe, außer Sie bearbeiten den ersten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The model calls %1: edit its arguments or Send Tool Call; an edited call is sent as the person&apos;s.</source>
+        <translation>Das Modell ruft %1 auf: Argumente bearbeiten oder „Tool-Aufruf senden“; ein bearbeiteter Aufruf wird als der der Person gesendet.</translation>
+    </message>
+    <message>
+        <source>inputSchema of %1</source>
+        <translation>inputSchema von %1</translation>
     </message>
 </context>
 <context>

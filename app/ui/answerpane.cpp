@@ -332,13 +332,19 @@ void AnswerPane::setHeading(bool waiting)
         const QString what = questionKind(m_question) == "elicitation" ? tr("asks a person for input")
             : questionKind(m_question) == "tool_change"                ? tr("has a changed tool to accept or reject")
                                                                        : tr("asks a person to write a model's reply");
-        m_headingLabel->setText(
-            (waiting ? tr("MCP server <b>%1</b> %2 during <b>%3</b><br><small>Call %4, step #%5</small>")
-                     : tr("MCP server <b>%1</b> no longer waits (%2) during <b>%3</b><br>"
-                          "<small>Call %4, step #%5</small>"))
-                .arg(printableText(server).toHtmlEscaped(), what, printableText(m_tool).toHtmlEscaped(),
-                     printableText(m_callId).toHtmlEscaped())
-                .arg(m_sequence));
+        if (waiting)
+            m_headingLabel->setText(tr("MCP server <b>%1</b> %2 during <b>%3</b><br><small>Call %4, step #%5</small>")
+                                        .arg(printableText(server).toHtmlEscaped(), what,
+                                             printableText(m_tool).toHtmlEscaped(),
+                                             printableText(m_callId).toHtmlEscaped())
+                                        .arg(m_sequence));
+        else
+            m_headingLabel->setText(tr("The question of MCP server <b>%1</b> during <b>%2</b> is closed: answered, "
+                                       "or taken back by the server<br><small>Call %3, step #%4</small>")
+                                        .arg(printableText(server).toHtmlEscaped(),
+                                             printableText(m_tool).toHtmlEscaped(),
+                                             printableText(m_callId).toHtmlEscaped())
+                                        .arg(m_sequence));
         return;
     }
     const QString text = waiting ? tr("<b>%1</b> is waiting for an answer — attempt %2 of %3<br>"
