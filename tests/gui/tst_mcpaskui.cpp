@@ -129,16 +129,17 @@ private Q_SLOTS:
         auto *name = qobject_cast<QLineEdit *>(pane->resultForm()->control(QStringLiteral("/name")));
         QVERIFY(name);
         QTest::keyClicks(name, QStringLiteral("Ada"));
+        const QString callId = pane->callId();
         QCOMPARE(pane->headingLabel()->text(),
                  QStringLiteral("MCP server <b>fake</b> asks a person for input during <b>fake__ask</b><br><small>Call "
                                 "%1, step #1</small>")
-                     .arg(pane->callId()));
+                     .arg(callId));
         pane->sendResultButton()->click();
         QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
         QTRY_COMPARE(pane->headingLabel()->text(),
                      QStringLiteral("The question of MCP server <b>fake</b> during <b>fake__ask</b> is closed: "
                                     "answered, or taken back by the server<br><small>Call %1, step #1</small>")
-                         .arg(pane->callId()));
+                         .arg(callId));
 
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, RunTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(
