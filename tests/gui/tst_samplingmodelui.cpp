@@ -11,6 +11,7 @@
 #include "mcp/mcppersonquestion.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
+#include "samplingpanefixture.h"
 #include "schemaform.h"
 #include "ui/answerpane.h"
 #include "ui/samplingmodelpanel.h"
@@ -36,51 +37,30 @@ namespace {
 /// A step whose attempt asks the fake server's sampling question ("Say hi").
 Step samplingStep()
 {
-    Step step;
-    step.runId = QStringLiteral("run1");
-    step.callId = QStringLiteral("c1");
-    step.sequence = 1;
-    step.tool = QStringLiteral("fake__ask");
-    step.status = StepStatus::Waiting;
-    Attempt attempt;
-    attempt.number = 1;
-    attempt.question = json{{"kind", "sampling"},
-                            {"server", "fake"},
-                            {"method", "sampling/createMessage"},
-                            {"request_id", "s-1"},
-                            {"message", "user: Say hi"},
-                            {"system_prompt", "Be brief"},
-                            {"max_tokens", 50},
-                            {"serial", 1}};
-    attempt.modelRequest = json{{"messages", {{{"role", "user"}, {"content", "Say hi\n[image not sent]"}}}},
-                                {"omitted", 1},
-                                {"system", "Be brief"}};
-    step.attempts.push_back(attempt);
-    return step;
+    return waitingSamplingStep(QStringLiteral("fake__ask"),
+                               json{{"kind", "sampling"},
+                                    {"server", "fake"},
+                                    {"method", "sampling/createMessage"},
+                                    {"request_id", "s-1"},
+                                    {"message", "user: Say hi"},
+                                    {"system_prompt", "Be brief"},
+                                    {"max_tokens", 50},
+                                    {"serial", 1}},
+                               json{{"messages", {{{"role", "user"}, {"content", "Say hi\n[image not sent]"}}}},
+                                    {"omitted", 1},
+                                    {"system", "Be brief"}});
 }
 
 } // namespace
 
-class TstSamplingModelUi : public QObject
+class TstSamplingModelUi
+    : public QObject
+    , protected SamplingPaneFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-    void init()
-    {
-        m_project = Project();
-        m_project.dir = m_dir.path();
-        m_answers.clear();
-        m_pane = std::make_unique<AnswerPane>(&m_run);
-        m_pane->setAnswerer([this](const QString &, int, const ManualAnswer &answer, QString *) {
-            m_answers.push_back(answer.result);
-            return true;
-        });
-        m_pane->samplingModel()->setProjectLookup([this] { return &m_project; });
-        m_pane->resize(700, 600);
-        m_pane->show();
-    }
+    void init() { setUpPane(QSize(700, 600)); }
     void cleanup() { m_pane.reset(); }
 
     void askModelFillsTheReply()
@@ -362,20 +342,6 @@ private Q_SLOTS:
 
 private:
     void useModels(const json &models) { m_project.models = ModelConfig::parseAll(models, RetryPolicy{}); }
-    template<typename W>
-    W *child(const char *name) const
-    {
-        auto *found = m_pane->findChild<W *>(QString::fromLatin1(name));
-        if (!found)
-            qFatal("no child %s", name);
-        return found;
-    }
-
-    QTemporaryDir m_dir;
-    Project m_project;
-    RunController m_run;
-    std::unique_ptr<AnswerPane> m_pane;
-    std::vector<json> m_answers;
 };
 
 QTEST_MAIN(TstSamplingModelUi)

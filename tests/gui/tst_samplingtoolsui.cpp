@@ -9,6 +9,7 @@
 #include "mcp/mcppersonquestion.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
+#include "samplingpanefixture.h"
 #include "schemaform.h"
 #include "ui/answerpane.h"
 #include "ui/samplingmodelpanel.h"
@@ -61,44 +62,22 @@ Step toolsStep()
                                                 &error);
     if (!question)
         qFatal("no question: %s", qPrintable(error));
-    Step step;
-    step.runId = QStringLiteral("run1");
-    step.callId = QStringLiteral("c1");
-    step.sequence = 1;
-    step.tool = QStringLiteral("weather__plan");
-    step.status = StepStatus::Waiting;
-    Attempt attempt;
-    attempt.number = 1;
-    attempt.modelRequest = (*question)["model_request"];
+    std::optional<json> modelRequest = (*question)["model_request"];
     question->erase("model_request");
     (*question)["serial"] = 1;
-    attempt.question = *question;
-    step.attempts.push_back(attempt);
-    return step;
+    return waitingSamplingStep(QStringLiteral("weather__plan"), *question, modelRequest);
 }
 
 } // namespace
 
-class TstSamplingToolsUi : public QObject
+class TstSamplingToolsUi
+    : public QObject
+    , protected SamplingPaneFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-    void init()
-    {
-        m_project = Project();
-        m_project.dir = m_dir.path();
-        m_answers.clear();
-        m_pane = std::make_unique<AnswerPane>(&m_run);
-        m_pane->setAnswerer([this](const QString &, int, const ManualAnswer &answer, QString *) {
-            m_answers.push_back(answer.result);
-            return true;
-        });
-        m_pane->samplingModel()->setProjectLookup([this] { return &m_project; });
-        m_pane->resize(620, 900);
-        m_pane->show();
-    }
+    void init() { setUpPane(QSize(620, 900)); }
     void cleanup() { m_pane.reset(); }
 
     void aPersonAnswersWithAToolCall()
@@ -217,22 +196,6 @@ private Q_SLOTS:
         m_pane->clearCall();
         QVERIFY(!m_pane->samplingTools()->isVisible());
     }
-
-private:
-    template<typename W>
-    W *child(const char *name) const
-    {
-        auto *found = m_pane->findChild<W *>(QString::fromLatin1(name));
-        if (!found)
-            qFatal("no child %s", name);
-        return found;
-    }
-
-    QTemporaryDir m_dir;
-    Project m_project;
-    RunController m_run;
-    std::unique_ptr<AnswerPane> m_pane;
-    std::vector<json> m_answers;
 };
 
 QTEST_MAIN(TstSamplingToolsUi)
