@@ -496,7 +496,7 @@ std::optional<json> sampling(json question, const json &params, const QString &p
     }
     // Counted before anything is built: each block costs a check, a name, a part (a
     // tool_result's own blocks too).
-    const std::size_t blocks = SamplingTools::contentBlocks(*messages);
+    const std::size_t blocks = SamplingTools::contentBlocks(*messages, McpPersonQuestion::MaxContentBlocks);
     if (blocks > McpPersonQuestion::MaxContentBlocks) {
         *error = QStringLiteral("the request's messages hold %1 content blocks; Tool Studio takes at most %2")
                      .arg(blocks)

@@ -267,8 +267,17 @@ QString SamplingTools::check(const json &params, const QString &protocolVersion)
     return messages != params.end() && messages->is_array() ? checkMessages(*messages) : QString();
 }
 
-std::size_t SamplingTools::contentBlocks(const json &messages)
+std::size_t SamplingTools::contentBlocks(const json &messages, std::size_t limit)
 {
+    // The messages' own blocks first, a size each: past `limit` the blocks are not walked
+    // (two million of them took 0.4 s to look into, 1.2 s under AddressSanitizer).
+    std::size_t shallow = 0;
+    for (const json &message : messages) {
+        const auto content = message.is_object() ? message.find("content") : message.end();
+        shallow += content != message.end() && content->is_array() ? content->size() : 1;
+    }
+    if (shallow > limit)
+        return shallow;
     std::size_t count = 0;
     for (const json &message : messages) {
         const auto content = message.is_object() ? message.find("content") : message.end();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 /// Tools in an MCP server's `sampling/createMessage` (MCP 2025-11-25 client/sampling,
 /// "Tools in Sampling"; docs/mcp.md "Tools in sampling"): the request's `tools` and
@@ -50,8 +51,9 @@ bool allowedIn(const QString &protocolVersion);
 QString check(const nlohmann::json &params, const QString &protocolVersion);
 
 /// The content blocks of `messages` (a message's content that is one block counts one; a
-/// tool_result's own content blocks count too), without building anything.
-std::size_t contentBlocks(const nlohmann::json &messages);
+/// tool_result's own content blocks count too), without building anything. When the
+/// messages' own blocks are more than `limit`, their count alone (no block is looked into).
+std::size_t contentBlocks(const nlohmann::json &messages, std::size_t limit = SIZE_MAX);
 
 /// The checked request's tools as a question shows and a model is given them: [{"name",
 /// "description" (when sent, whole: the request's tools are at most MaxToolsBytes),
