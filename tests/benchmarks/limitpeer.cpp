@@ -50,16 +50,16 @@ bool writeAll(int fd, const std::string &bytes)
     return true;
 }
 
-/// The string value of `key` (e.g. "\"id\":\"") in the line [start, end) — the shims
-/// write "id" and "tool" before "args", without escapes; empty when there is none.
-std::string stringMember(const std::string &buffer, std::size_t start, std::size_t end, const char *key)
+/// The string value of `key` (e.g. "\"id\":\"") in `line` — the shims write "id" and
+/// "tool" before "args", without escapes; empty when there is none.
+std::string stringMember(const std::string &line, const char *key)
 {
-    const std::size_t at = buffer.find(key, start);
-    if (at == std::string::npos || at >= end)
+    const std::size_t at = line.find(key);
+    if (at == std::string::npos)
         return {};
     const std::size_t from = at + std::strlen(key);
-    const std::size_t to = buffer.find('"', from);
-    return to == std::string::npos || to > end ? std::string() : buffer.substr(from, to - from);
+    const std::size_t to = line.find('"', from);
+    return to == std::string::npos ? std::string() : line.substr(from, to - from);
 }
 
 /// The JSON value that starts at `from` (an object or array), up to its matching bracket.
@@ -254,10 +254,10 @@ int main(int argc, char **argv)
     std::string line, replies;
     while (lines.next(&line)) {
         // A line without an id (the wait hint, {"type":"wait"}) wants no reply.
-        if (const std::string id = stringMember(line, 0, line.size(), "\"id\":\""); !id.empty()) {
+        if (const std::string id = stringMember(line, "\"id\":\""); !id.empty()) {
             std::string value = replyValue;
             if (relay) {
-                const std::string tool = stringMember(line, 0, line.size(), "\"tool\":\"");
+                const std::string tool = stringMember(line, "\"tool\":\"");
                 const std::size_t args = line.find("\"args\":");
                 const std::size_t serverPrefix = tool.find("__");
                 value = server.call(serverPrefix == std::string::npos ? tool : tool.substr(serverPrefix + 2),
