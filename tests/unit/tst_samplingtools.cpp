@@ -140,6 +140,9 @@ void TestSamplingTools::refusals_data()
     QTest::newRow("tools too large") << QByteArray("{\"tools\": \"big\"}") << v
                                      << QStringLiteral("the request's tools are 262194 bytes; Tool Studio takes at "
                                                        "most 262144");
+    QTest::newRow("tools far too large") << QByteArray("{\"tools\": \"huge\"}") << v
+                                         << QStringLiteral("the request's tools are more than 524288 bytes; Tool "
+                                                           "Studio takes at most 262144");
     QTest::newRow("no name") << QByteArray(R"({"tools": [{"inputSchema": {"type": "object"}}]})") << v
                              << QStringLiteral("tools[0] has no name (a string of 1 to 128 bytes)");
     QTest::newRow("empty name") << QByteArray(R"({"tools": [{"name": "", "inputSchema": {"type": "object"}}]})") << v
@@ -224,6 +227,9 @@ void TestSamplingTools::refusals()
     if (merged.value("tools", json()) == "big")
         params["tools"] = json::array(
             {{{"name", "big"}, {"description", std::string(256 * 1024, 'd')}, {"inputSchema", json::object()}}});
+    if (merged.value("tools", json()) == "huge")
+        params["tools"] = json::array(
+            {{{"name", "huge"}, {"description", std::string(8 * 1024 * 1024, 'd')}, {"inputSchema", json::object()}}});
     if (merged.value("tools", json()) == "deep") {
         json deep = {{"type", "string"}};
         for (int i = 0; i < 20; ++i) // two levels each: the schema and its properties
@@ -231,7 +237,7 @@ void TestSamplingTools::refusals()
         params["tools"] = json::array({{{"name", "deep"}, {"inputSchema", deep}}});
     }
     for (auto it = merged.begin(); it != merged.end(); ++it)
-        if (it.key() != "tools" || (!it->is_number() && *it != "big" && *it != "deep"))
+        if (it.key() != "tools" || (!it->is_number() && *it != "big" && *it != "huge" && *it != "deep"))
             params[it.key()] = *it;
     QString error;
     const auto question = questionFor(params, &error, version);

@@ -77,6 +77,13 @@ QString checkTools(const json &params)
         return QStringLiteral("the request offers %1 tools; Tool Studio takes at most %2")
             .arg(tools->size())
             .arg(SamplingTools::MaxTools);
+    // Measured without building first: the tools of one request may be tens of MB, dumped
+    // only to say how far over the bound they are when they are near it (attack44).
+    constexpr std::size_t FarOver = 2 * SamplingTools::MaxToolsBytes;
+    if (SamplingTools::bytesOf(*tools, FarOver) > FarOver)
+        return QStringLiteral("the request's tools are more than %1 bytes; Tool Studio takes at most %2")
+            .arg(FarOver)
+            .arg(SamplingTools::MaxToolsBytes);
     const std::size_t bytes = tools->dump(-1, ' ', false, json::error_handler_t::replace).size();
     if (bytes > SamplingTools::MaxToolsBytes)
         return QStringLiteral("the request's tools are %1 bytes; Tool Studio takes at most %2")
