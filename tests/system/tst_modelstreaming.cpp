@@ -5,11 +5,13 @@
 // the unstreamed one, the preview grows while it arrives, and every way a stream can go
 // wrong ends with its own clear error, no crash and bounded memory.
 #include "fakemodelserver.h"
+#include "h2offeringserver.h"
 #include "llm/modelclient.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QNetworkAccessManager>
+#include <QSslSocket>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -265,6 +267,25 @@ private Q_SLOTS:
             const qint64 flooded = m_server.get(QStringLiteral("/flooded")).value("bytes", qint64(-1));
             QVERIFY2(flooded >= 0 && flooded < 48ll * 1024 * 1024, qPrintable(QString::number(flooded)));
         }
+    }
+
+    void http2IsNotNegotiated()
+    {
+        // attack44 F1 left the model client negotiating HTTP/2, where Qt 6.4 does not
+        // bound what it reads ahead of a stream; now every request of the studio's own
+        // is HTTP/1.1 (OutgoingNetwork::request), as the MCP client's are.
+        if (!QSslSocket::supportsSsl())
+            QSKIP("no TLS backend");
+        H2OfferingServer server;
+        QVERIFY(server.listen());
+        ModelConfig config = model(false, QString());
+        config.baseUrl = server.base() + QStringLiteral("/v1");
+        ModelClient client(config, Secrets::load(m_project.path()), &m_network);
+        const quint64 id = client.send(question(false), [](const ModelResult &) {});
+        QByteArray protocol = "unset";
+        QCOMPARE(server.firstRequestLine(&protocol), QByteArray("POST /v1/chat/completions HTTP/1.1"));
+        QCOMPARE(protocol, QByteArray());
+        client.cancel(id);
     }
 
     void failures_data()

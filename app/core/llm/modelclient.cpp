@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "llm/modelclient.h"
 
+#include "llm/outgoingnetwork.h"
+
 #include "llm/anthropiccodec.h"
 #include "llm/modelstream.h"
 #include "llm/openaichatcodec.h"
@@ -171,11 +173,11 @@ quint64 ModelClient::send(const ModelRequest &request, Done done, Preview previe
         }
     }
 
-    QNetworkRequest http(QUrl(m_config.endpointUrl()));
+    // A redirect would carry the key to another URL: it is an error instead; HTTP/1.1
+    // only, so Qt bounds what it reads ahead of the stream (attack44 F1).
+    QNetworkRequest http = OutgoingNetwork::request(QUrl(m_config.endpointUrl()));
     http.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     http.setRawHeader("Accept", preview ? "text/event-stream" : "application/json");
-    // A redirect would carry the key to another URL: it is an error instead.
-    http.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     if (isAnthropic(m_config)) {
         http.setRawHeader("anthropic-version", AnthropicCodec::ApiVersion);
         if (!key.isEmpty())

@@ -51,3 +51,11 @@ bool OutgoingNetwork::install(QString *error)
     QSslConfiguration::setDefaultConfiguration(config);
     return true;
 }
+
+QNetworkRequest OutgoingNetwork::request(const QUrl &url)
+{
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    return request;
+}

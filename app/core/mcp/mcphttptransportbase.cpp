@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcphttptransportbase.h"
 
+#include "llm/outgoingnetwork.h"
 #include "mcpoauthauthorizer.h"
 #include "project/printabletext.h"
 
@@ -56,15 +57,8 @@ std::optional<bool> McpHttpTransportBase::holdBack(const JsonRpcMessage &message
 
 QNetworkRequest McpHttpTransportBase::signedRequest(const QUrl &url) const
 {
-    QNetworkRequest request(url);
-    // A redirect would carry the headers (and the secrets in them) to another URL: it
-    // ends the request with its status instead.
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    // HTTP/1.1 only: Qt 6.4's HTTP/2 (an https:// server that offers h2) does not apply
-    // setReadBufferSize, so a flooded stream piled up in memory (attack43 F1: 4 GB in
-    // 10 s), and it opened every stream on one connection, where HTTP/1.1 opens at most
-    // six to a host at once.
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // Redirects not followed, HTTP/1.1 only (attack43 F1): OutgoingNetwork::request.
+    QNetworkRequest request = OutgoingNetwork::request(url);
     for (const auto &[name, value] : m_endpoint.headers)
         request.setRawHeader(name, value);
     if (m_authorizer)

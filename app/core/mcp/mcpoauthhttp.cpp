@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpoauthhttp.h"
 
+#include "llm/outgoingnetwork.h"
+
 #include <QHostAddress>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -38,20 +40,18 @@ QString McpOAuthHttp::refusedUrl(const QUrl &url, const QUrl &server)
 
 void McpOAuthHttp::get(const QUrl &url, Done done)
 {
-    QNetworkRequest request(url);
+    QNetworkRequest request = OutgoingNetwork::request(url);
     request.setRawHeader("Accept", "application/json");
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setTransferTimeout(TimeoutMs);
     track(m_network->get(request), std::move(done));
 }
 
 void McpOAuthHttp::post(const QUrl &url, const Headers &headers, const QByteArray &body, Done done)
 {
-    QNetworkRequest request(url);
+    QNetworkRequest request = OutgoingNetwork::request(url);
     request.setRawHeader("Accept", "application/json");
     for (const auto &[name, value] : headers)
         request.setRawHeader(name, value);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setTransferTimeout(TimeoutMs);
     track(m_network->post(request, body), std::move(done));
 }
