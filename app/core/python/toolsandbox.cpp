@@ -208,8 +208,14 @@ bool ToolSandbox::prepare(const QString &projectDir, QString *error)
         m_projectPath = projectDir;
         return true;
     }
-    m_projectPath = m_folder + QStringLiteral("/project");
-    ::mkdir(encoded(m_projectPath).constData(), 0755);
+    // The copy kept from the last start when this process can have it (only the
+    // changes are copied then), else a private one in the folder.
+    QString why;
+    m_projectPath = m_copyPlace.claim(projectDir, &why);
+    if (m_projectPath.isEmpty()) {
+        m_projectPath = m_folder + QStringLiteral("/project");
+        ::mkdir(encoded(m_projectPath).constData(), 0755);
+    }
     syncProjectLocked();
     return true;
 }

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "python/projectcopyplace.h"
+
 #include <QMap>
 #include <QMutex>
 #include <QString>
@@ -24,7 +26,9 @@ class QProcess;
 /// and `.toolstudio/venv` (the venv's python is run from the copy).
 ///
 /// prepare() makes a private folder `$TMPDIR/toolstudio-tools-XXXXXX/` (0711) with one
-/// `policy-N.json` per launch, `scratch/` and, as root, `project/`, and holds its
+/// `policy-N.json` per launch and `scratch/`; as root the copy of the project is the one
+/// kept from the last start (ProjectCopyPlace: only what changed is copied), or when
+/// another studio process uses that one, a private `project/` in the folder. It holds its
 /// `.lock` flock()ed as a run folder's (a studio that finds it unlocked — its studio
 /// died — removes it: RunFolder::sweepStaleToolFolders); the destructor removes it. forProject() gives the one folder a studio process uses for a project
 /// (the worker and every command attempt share its scratch dir); thread-safe.
@@ -109,4 +113,5 @@ private:
     QString m_projectDir;
     QString m_folder;
     QString m_projectPath;
+    ProjectCopyPlace m_copyPlace; ///< as root: the kept copy of the project, claimed
 };

@@ -1,0 +1,233 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The root studio's kept copy of a project (ProjectCopyPlace, ToolSandbox): claimed by one
+// process at a time, only in a base folder of this user's, made read-only again when
+// claimed, and brought up to date — not copied whole — at the next start.
+#include "python/projectcopyplace.h"
+#include "python/toolsandbox.h"
+#include "testfiles.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+ino_t inodeOf(const QString &path)
+{
+    struct stat info = {};
+    return ::lstat(QFile::encodeName(path).constData(), &info) == 0 ? info.st_ino : 0;
+}
+
+bool exists(const QString &path)
+{
+    struct stat info = {};
+    return ::lstat(QFile::encodeName(path).constData(), &info) == 0;
+}
+
+} // namespace
+
+class TestProjectCopyPlace : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_temp; ///< TMPDIR of this test: the base folder is made in it
+    QTemporaryDir m_project;
+    QByteArray m_savedTmpdir;
+
+private Q_SLOTS:
+    void init()
+    {
+        QVERIFY(m_temp.isValid());
+        QVERIFY(m_project.isValid());
+        m_savedTmpdir = qgetenv("TMPDIR");
+        qputenv("TMPDIR", QFile::encodeName(m_temp.path()));
+        QCOMPARE(QDir::tempPath(), m_temp.path());
+    }
+
+    void cleanup()
+    {
+        if (m_savedTmpdir.isEmpty())
+            qunsetenv("TMPDIR");
+        else
+            qputenv("TMPDIR", m_savedTmpdir);
+        QDir(ProjectCopyPlace::baseIn(m_temp.path())).removeRecursively();
+    }
+
+    void keptFromOneClaimToTheNext()
+    {
+        QString why;
+        QString first;
+        {
+            ProjectCopyPlace place;
+            first = place.claim(m_project.path(), &why);
+            QVERIFY2(!first.isEmpty(), qPrintable(why));
+            QVERIFY(first.startsWith(ProjectCopyPlace::baseIn(m_temp.path()) + QLatin1Char('/')));
+            QVERIFY(first.endsWith(QLatin1String("/project")));
+            QVERIFY(writeFile(first + QStringLiteral("/kept.txt"), "kept"));
+            QVERIFY(::chmod(QFile::encodeName(first + QStringLiteral("/kept.txt")).constData(), 0644) == 0);
+        }
+        const ino_t inode = inodeOf(first + QStringLiteral("/kept.txt"));
+        ProjectCopyPlace again;
+        QCOMPARE(again.claim(m_project.path(), &why), first);
+        QCOMPARE(inodeOf(first + QStringLiteral("/kept.txt")), inode);
+        QCOMPARE(fileBytes(first + QStringLiteral("/kept.txt")), QByteArray("kept"));
+        // The base lets others pass, not list; the copy is readable.
+        struct stat base = {};
+        QCOMPARE(::lstat(QFile::encodeName(ProjectCopyPlace::baseIn(m_temp.path())).constData(), &base), 0);
+        QCOMPARE(base.st_mode & 0777, mode_t(0711));
+        struct stat copy = {};
+        QCOMPARE(::lstat(QFile::encodeName(first).constData(), &copy), 0);
+        QCOMPARE(copy.st_mode & 0777, mode_t(0755));
+
+        // Another project has a copy of its own.
+        QTemporaryDir other;
+        ProjectCopyPlace otherPlace;
+        const QString otherCopy = otherPlace.claim(other.path(), &why);
+        QVERIFY(!otherCopy.isEmpty());
+        QVERIFY(otherCopy != first);
+    }
+
+    void heldByOneProcessAtATime()
+    {
+        QString why;
+        ProjectCopyPlace holder;
+        QVERIFY(!holder.claim(m_project.path(), &why).isEmpty());
+        // A second studio (here: another open file description of the lock) gets none.
+        ProjectCopyPlace second;
+        QCOMPARE(second.claim(m_project.path(), &why), QString());
+        QVERIFY2(why.startsWith(QLatin1String("another studio process uses the kept copy ")), qPrintable(why));
+    }
+
+    void aBaseNotOnlyThisUsersIsRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("writable by others") << QStringLiteral("0777");
+        QTest::newRow("a symlink") << QStringLiteral("link");
+        QTest::newRow("a file") << QStringLiteral("file");
+    }
+
+    void aBaseNotOnlyThisUsersIsRefused()
+    {
+        // Made first in the shared temp folder by someone else (here: with a mode or a
+        // kind only someone else would give it).
+        QFETCH(QString, kind);
+        const QByteArray base = QFile::encodeName(ProjectCopyPlace::baseIn(m_temp.path()));
+        QTemporaryDir elsewhere;
+        if (kind == QLatin1String("0777")) {
+            QCOMPARE(::mkdir(base.constData(), 0777), 0);
+            QCOMPARE(::chmod(base.constData(), 0777), 0);
+        } else if (kind == QLatin1String("link")) {
+            QCOMPARE(::symlink(QFile::encodeName(elsewhere.path()).constData(), base.constData()), 0);
+        } else {
+            QVERIFY(writeFile(QFile::decodeName(base), "x"));
+        }
+        ProjectCopyPlace place;
+        QString why;
+        QCOMPARE(place.claim(m_project.path(), &why), QString());
+        QCOMPARE(
+            why,
+            QStringLiteral("%1 is not a folder of this user's that only it can change").arg(QFile::decodeName(base)));
+        QCOMPARE(QDir(elsewhere.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+        ::unlink(base.constData());
+        ::rmdir(base.constData());
+    }
+
+    void claimingMakesTheCopyReadOnlyAgain()
+    {
+        QString why;
+        QString copy;
+        {
+            ProjectCopyPlace place;
+            copy = place.claim(m_project.path(), &why);
+            QVERIFY2(!copy.isEmpty(), qPrintable(why));
+        }
+        const auto file = [&copy](const char *name, const QByteArray &text, mode_t mode) {
+            const QString path = copy + QLatin1Char('/') + QLatin1String(name);
+            return writeFile(path, text) && ::chmod(QFile::encodeName(path).constData(), mode) == 0;
+        };
+        QVERIFY(file("readonly.txt", "r", 0644));
+        QVERIFY(file("writable.txt", "w", 0666));
+        QVERIFY(file("venv/lib/site.py", "planted", 0644));
+        QCOMPARE(::chmod(QFile::encodeName(copy + QStringLiteral("/venv")).constData(), 0777), 0);
+        QVERIFY(file("tools/t.py", "t", 0644));
+        QCOMPARE(::link(QFile::encodeName(copy + QStringLiteral("/tools/t.py")).constData(),
+                        QFile::encodeName(copy + QStringLiteral("/hardlink.py")).constData()),
+                 0);
+        QCOMPARE(::symlink("tools/t.py", QFile::encodeName(copy + QStringLiteral("/link.py")).constData()), 0);
+        const bool root = ::geteuid() == 0;
+        if (root) { // what a requirements install left: the sandbox user's
+            QVERIFY(file("handed.txt", "h", 0644));
+            QCOMPARE(::chown(QFile::encodeName(copy + QStringLiteral("/handed.txt")).constData(), 65534, 65534), 0);
+        }
+
+        ProjectCopyPlace again;
+        QCOMPARE(again.claim(m_project.path(), &why), copy);
+        QVERIFY(exists(copy + QStringLiteral("/readonly.txt")));
+        QVERIFY(!exists(copy + QStringLiteral("/writable.txt")));
+        QVERIFY(!exists(copy + QStringLiteral("/venv"))); // and what it held
+        QVERIFY(exists(copy + QStringLiteral("/link.py")));
+        // A file with two names: one goes, so no file of the copy shares its data.
+        QCOMPARE(int(exists(copy + QStringLiteral("/hardlink.py"))) + int(exists(copy + QStringLiteral("/tools/t.py"))),
+                 1);
+        struct stat left = {};
+        QCOMPARE(
+            ::lstat(QFile::encodeName(copy
+                                      + (exists(copy + QStringLiteral("/hardlink.py")) ? QStringLiteral("/hardlink.py")
+                                                                                       : QStringLiteral("/tools/t.py")))
+                        .constData(),
+                    &left),
+            0);
+        QCOMPARE(left.st_nlink, nlink_t(1));
+        QVERIFY(exists(copy + QStringLiteral("/tools")));
+        if (root)
+            QVERIFY(!exists(copy + QStringLiteral("/handed.txt")));
+    }
+
+    void aRootStudioBringsTheKeptCopyUpToDate()
+    {
+        if (!ToolSandbox::studioIsRoot())
+            QSKIP("only a studio running as root copies the project");
+        const QString project = m_project.path();
+        QVERIFY(writeFile(project + QStringLiteral("/toolstudio.json"), "{\"name\": \"copied\"}"));
+        QVERIFY(writeFile(project + QStringLiteral("/node_modules/a/index.js"), "a"));
+        QVERIFY(writeFile(project + QStringLiteral("/tools/gone.py"), "gone"));
+        QVERIFY(writeFile(project + QStringLiteral("/tools/changed.py"), "old"));
+        QString copy;
+        {
+            ToolSandbox first;
+            QString error;
+            QVERIFY2(first.prepare(project, &error), qPrintable(error));
+            copy = first.projectPath();
+            QVERIFY(copy.startsWith(ProjectCopyPlace::baseIn(m_temp.path())));
+            QCOMPARE(fileBytes(copy + QStringLiteral("/node_modules/a/index.js")), QByteArray("a"));
+        }
+        const ino_t unchanged = inodeOf(copy + QStringLiteral("/node_modules/a/index.js"));
+        QVERIFY(unchanged != 0);
+        QFile::remove(project + QStringLiteral("/tools/gone.py"));
+        QTest::qWait(20); // a modification time of its own
+        QVERIFY(writeFile(project + QStringLiteral("/tools/changed.py"), "new!"));
+
+        ToolSandbox second;
+        QString error;
+        QVERIFY2(second.prepare(project, &error), qPrintable(error));
+        QCOMPARE(second.projectPath(), copy);
+        QCOMPARE(inodeOf(copy + QStringLiteral("/node_modules/a/index.js")), unchanged); // not copied again
+        QCOMPARE(fileBytes(copy + QStringLiteral("/tools/changed.py")), QByteArray("new!"));
+        QVERIFY(!exists(copy + QStringLiteral("/tools/gone.py")));
+
+        // A third studio meanwhile gets a private copy.
+        ToolSandbox third;
+        QVERIFY2(third.prepare(project, &error), qPrintable(error));
+        QVERIFY(third.projectPath() != copy);
+        QVERIFY(third.projectPath().endsWith(QLatin1String("/project")));
+        QCOMPARE(fileBytes(third.projectPath() + QStringLiteral("/tools/changed.py")), QByteArray("new!"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProjectCopyPlace)
+#include "tst_projectcopyplace.moc"
