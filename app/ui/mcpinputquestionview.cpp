@@ -34,10 +34,11 @@ McpInputQuestionView::McpInputQuestionView(const QString &server, QWidget *paren
 
 McpInputQuestionView::~McpInputQuestionView()
 {
-    if (!m_session || m_waiting.empty())
+    const json id = dropAll();
+    if (!m_session || id.is_null())
         return;
     const QPointer<McpClientSession> session = m_session;
-    const qint64 call = McpClientSession::callOfInputRequest(m_waiting.front().id);
+    const qint64 call = McpClientSession::callOfInputRequest(id);
     QTimer::singleShot(0, session.data(), [session, call] {
         if (session)
             session->cancel(call, tr("the window that asked was closed"));
@@ -61,14 +62,13 @@ McpInputRequiredRounds::Asker McpInputQuestionView::askerFor(McpClientSession *s
         = [self](const QString &, const json &) { return self ? QString() : tr("the window that asked was closed"); };
     // A request begun now takes over the view: what an earlier one asks is refused.
     if (ticket != m_ticket) {
-        const std::deque<Waiting> earlier = std::exchange(m_waiting, {});
+        const json earlier = dropAll(); // all of one request
         m_ticket = ticket;
         m_subject = subject;
         const QPointer<McpClientSession> before = std::exchange(m_session, QPointer<McpClientSession>(session));
-        for (const Waiting &waiting : earlier)
-            if (before)
-                before->cancel(McpClientSession::callOfInputRequest(waiting.id),
-                               tr("another request of the window took over its question"));
+        if (before && !earlier.is_null())
+            before->cancel(McpClientSession::callOfInputRequest(earlier),
+                           tr("another request of the window took over its question"));
         showNext();
     }
     return asker;
@@ -83,32 +83,65 @@ void McpInputQuestionView::ask(int ticket, const json &id, const QString &method
                           tr("another request of the window took over its question"));
         return;
     }
-    QString error;
-    std::optional<json> question = McpPersonQuestion::question(
-        m_server, McpServerRequest{id, method, params, false, m_session->protocolVersion()}, &error);
-    if (!question) {
-        // Answered as a tool call's question that cannot be asked is (McpHandler).
-        m_session->respondError(id, JsonRpcError{JsonRpcError::InvalidParams, error.toStdString(), nullptr});
+    m_checking.push_back(std::make_shared<const McpServerRequest>(
+        McpServerRequest{id, method, params, false, m_session->protocolVersion()}));
+    checkNext();
+}
+
+void McpInputQuestionView::checkNext()
+{
+    if (m_check.busy() || m_checking.empty())
         return;
+    m_check.start(this, m_server, m_checking.front(),
+                  [this](McpQuestionCheck::Result checked) { onChecked(std::move(checked)); });
+}
+
+void McpInputQuestionView::onChecked(McpQuestionCheck::Result checked)
+{
+    if (m_checking.empty())
+        return;
+    const json id = m_checking.front()->id;
+    m_checking.pop_front();
+    if (!checked.question) {
+        // Answered as a tool call's question that cannot be asked is (McpHandler).
+        if (m_session)
+            m_session->respondError(id,
+                                    JsonRpcError{JsonRpcError::InvalidParams, checked.error.toStdString(), nullptr});
+    } else {
+        json &question = *checked.question;
+        Waiting waiting;
+        waiting.id = id;
+        // The model's request is kept apart from what a person reads (Attempt::modelRequest).
+        if (const auto request = question.find("model_request"); request != question.end()) {
+            waiting.modelRequest = *request;
+            question.erase(request);
+        }
+        question["serial"] = ++m_serial;
+        waiting.question = std::move(question);
+        m_waiting.push_back(std::move(waiting));
+        if (m_waiting.size() == 1)
+            showNext();
     }
-    Waiting waiting;
-    waiting.id = id;
-    // The model's request is kept apart from what a person reads (Attempt::modelRequest).
-    if (const auto request = question->find("model_request"); request != question->end()) {
-        waiting.modelRequest = *request;
-        question->erase(request);
-    }
-    (*question)["serial"] = ++m_serial;
-    waiting.question = std::move(*question);
-    m_waiting.push_back(std::move(waiting));
-    if (m_waiting.size() == 1)
-        showNext();
+    checkNext();
+}
+
+json McpInputQuestionView::dropAll()
+{
+    json id = !m_waiting.empty() ? m_waiting.front().id : !m_checking.empty() ? m_checking.front()->id : json();
+    m_waiting.clear();
+    m_checking.clear();
+    m_check.cancel();
+    return id;
 }
 
 void McpInputQuestionView::withdraw(int ticket, const json &id)
 {
     if (ticket != m_ticket)
         return;
+    if (!m_checking.empty() && m_checking.front()->id == id && m_check.busy())
+        m_check.cancel(); // never shown: the next is checked instead
+    std::erase_if(m_checking, [&id](const auto &request) { return request->id == id; });
+    checkNext();
     const bool shown = !m_waiting.empty() && m_waiting.front().id == id;
     std::erase_if(m_waiting, [&id](const Waiting &waiting) { return waiting.id == id; });
     if (shown)
@@ -119,7 +152,7 @@ void McpInputQuestionView::finished(int ticket)
 {
     if (ticket != m_ticket)
         return;
-    m_waiting.clear();
+    dropAll();
     showNext();
 }
 
@@ -143,7 +176,7 @@ bool McpInputQuestionView::answer(const ManualAnswer &given, QString *reason)
     if (!answer.isError && PersonQuestion::kind(waiting.question) == QLatin1String("elicitation")
         && answer.result.value("action", json()) == "cancel") {
         // Cancel ends the request here: the server is not asked again.
-        m_waiting.clear();
+        dropAll();
         session->cancel(McpClientSession::callOfInputRequest(waiting.id),
                         tr("you cancelled the server's question, so the request ended"));
         return true;

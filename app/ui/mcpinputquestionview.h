@@ -3,11 +3,13 @@
 #pragma once
 
 #include "mcp/mcpinputrequiredrounds.h"
+#include "mcp/mcpquestioncheck.h"
 
 #include <QPointer>
 #include <QWidget>
 
 #include <deque>
+#include <memory>
 
 class AnswerPane;
 class McpClientSession;
@@ -21,8 +23,9 @@ struct ManualAnswer;
 /// Error refuses it. Hidden while nothing is asked.
 ///
 /// An answer goes to the server as a run's does (McpPersonQuestion::resultFor; an error
-/// as code -1); a request that cannot be asked gets the error McpHandler gives
-/// (-32602 with why). **Cancel** ends the read or the get in the studio at once (it is
+/// as code -1). Each request is checked as McpHandler checks a call's, on a worker
+/// thread, one after the other in the order they came (McpQuestionCheck); one that
+/// cannot be asked gets the error McpHandler gives (-32602 with why). **Cancel** ends the read or the get in the studio at once (it is
 /// not sent again): "you cancelled the server's question, so the request ended".
 class McpInputQuestionView : public QWidget
 {
@@ -61,6 +64,13 @@ private:
     bool answer(const ManualAnswer &given, QString *reason);
     /// Shows the first waiting question, or hides the view.
     void showNext();
+    /// Checks the first request of m_checking unless one is checked.
+    void checkNext();
+    /// The first request of m_checking was checked: a question waits, or it is refused.
+    void onChecked(McpQuestionCheck::Result checked);
+    /// Drops every request and question of the request shown; the id of one of them
+    /// (all are of one call), null when none.
+    nlohmann::json dropAll();
 
     QString m_server;
     QString m_subject;
@@ -68,5 +78,8 @@ private:
     int m_ticket = 0;
     int m_serial = 0;
     std::deque<Waiting> m_waiting;
+    /// The requests not yet made questions, in the order they came; the first is checked.
+    std::deque<std::shared_ptr<const McpServerRequest>> m_checking;
+    McpQuestionCheck m_check;
     AnswerPane *m_pane = nullptr;
 };

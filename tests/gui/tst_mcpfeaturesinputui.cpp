@@ -28,6 +28,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 
@@ -70,6 +71,7 @@ private Q_SLOTS:
     void questionsAnsweredInTheWindow();
     void closingTheWindowEndsTheRead();
     void samplingAnsweredByAModel();
+    void questionsShowInTheOrderAsked();
 };
 
 void TestMcpFeaturesInputUi::questionsAnsweredInTheWindow()
@@ -243,6 +245,53 @@ void TestMcpFeaturesInputUi::samplingAnsweredByAModel()
                  ->toPlainText()
                  .contains(QStringLiteral("The model said: Hello from the model")),
              qPrintable(child<QLabel>(browser, "mcpResourceStatus")->text()));
+}
+
+// A round of two questions, a costly sampling request (8 tools of 1024 objects, checked
+// off the GUI thread) before a small form: they show in the order the server listed
+// them, though the form's check is done first, and the window's timer keeps firing while
+// the costly one is checked.
+void TestMcpFeaturesInputUi::questionsShowInTheOrderAsked()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    McpServerPool *pool = featuresProject(dir);
+    QVERIFY(pool && pool->readySession(QStringLiteral("fake")));
+    McpServerBrowser browser(pool, QStringLiteral("fake"));
+    browser.setAttribute(Qt::WA_DeleteOnClose, false);
+    browser.show();
+    int ticks = 0;
+    QTimer heartbeat;
+    connect(&heartbeat, &QTimer::timeout, this, [&ticks] { ++ticks; });
+    heartbeat.start(10);
+    child<QLineEdit>(&browser, "mcpResourceUri")->setText(QStringLiteral("note://costly"));
+    child<QPushButton>(&browser, "mcpResourceRead")->click();
+    auto *question = browser.findChild<McpResourcesPage *>()->findChild<McpInputQuestionView *>();
+    QVERIFY(question);
+    QTRY_VERIFY_WITH_TIMEOUT(question->isVisible(), 60000);
+    QVERIFY2(ticks > 0, "no timer was served while the question was checked");
+    AnswerPane *pane = question->pane();
+    QCOMPARE(pane->headingLabel()->text(),
+             QStringLiteral("MCP server <b>fake</b> asks a person to write a model's reply to answer "
+                            "<b>resources/read of &quot;note://costly&quot;</b>"));
+    QTest::keyClicks(pane->resultForm()->control(QStringLiteral("/text")), QStringLiteral("hi"));
+    pane->sendResultButton()->click();
+    QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
+    QTRY_COMPARE_WITH_TIMEOUT(pane->headingLabel()->text(),
+                              QStringLiteral("MCP server <b>fake</b> asks a person for input to answer "
+                                             "<b>resources/read of &quot;note://costly&quot;</b>"),
+                              20000);
+    auto *name = qobject_cast<QLineEdit *>(pane->resultForm()->control(QStringLiteral("/name")));
+    QVERIFY(name);
+    QTest::keyClicks(name, QStringLiteral("Ada"));
+    pane->sendResultButton()->click();
+    QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
+    QTRY_VERIFY_WITH_TIMEOUT(child<QProgressBar>(&browser, "mcpResourceBusy")->isHidden(), 20000);
+    QVERIFY(question->isHidden());
+    QVERIFY2(child<ContentBlocksView>(&browser, "mcpResourceContent")
+                 ->toPlainText()
+                 .contains(QStringLiteral("a: hi, b: Ada")),
+             qPrintable(child<QLabel>(&browser, "mcpResourceStatus")->text()));
 }
 
 QTEST_MAIN(TestMcpFeaturesInputUi)

@@ -66,12 +66,14 @@ inline bool writeAskingProject(const QTemporaryDir &dir, const char *tool)
   "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})");
 }
 
-/// One call through a fresh engine, the questions its step asks collected as they come.
+/// One call through a fresh engine (of the run `runId`), the questions its step asks
+/// collected as they come.
 class AskedCall : public QObject
 {
 public:
-    AskedCall(const Project &project, const QString &tool, const nlohmann::json &args)
-        : engine(project, QStringLiteral("run1"), nullptr, {})
+    AskedCall(const Project &project, const QString &tool, const nlohmann::json &args,
+              const QString &runId = QStringLiteral("run1"))
+        : engine(project, runId, nullptr, {})
     {
         connect(&engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {
             statuses << stepStatusName(step.status);

@@ -49,8 +49,19 @@ private Q_SLOTS:
     void requestsUnderTheStudiosIdsAreRefused();
 
 private:
+    /// Calls the fake server's go: its word that the question of the request it sent
+    /// last was seen (a request is asked once checked, not as it is read). True once
+    /// the call answered "go".
+    bool go()
+    {
+        AskedCall signal(*m_project, QStringLiteral("fake__go"), json::object(), QStringLiteral("go%1").arg(++m_goes));
+        const Step step = signal.finished();
+        return step.result && (*step.result)["content"][0].value("text", std::string()) == "go";
+    }
+
     QTemporaryDir m_dir;
     std::optional<Project> m_project;
+    int m_goes = 0;
 };
 
 void TestMcpAsk::initTestCase()
@@ -389,6 +400,8 @@ void TestMcpAsk::floodIsBounded()
 void TestMcpAsk::withdrawnRequestsAreNoLongerAsked()
 {
     AskedCall call(*m_project, QStringLiteral("fake__withdraw"), json::object());
+    QVERIFY(call.waitForQuestion(1));
+    QVERIFY(go());
     QVERIFY(call.waitForQuestion(2));
     QCOMPARE(call.questions[0].value("message", std::string()), std::string("Question 1?"));
     QCOMPARE(call.questions[1].value("message", std::string()), std::string("Question 2?"));
@@ -426,6 +439,10 @@ void TestMcpAsk::withdrawnRequestsAreNoLongerAsked()
 void TestMcpAsk::askingAndCancellingIsBounded()
 {
     AskedCall call(*m_project, QStringLiteral("fake__churn"), json::object());
+    for (std::size_t n = 1; n <= 16; ++n) {
+        QVERIFY2(call.waitForQuestion(n), qPrintable(QString::number(n)));
+        QVERIFY(go());
+    }
     const json result = call.resultJson();
     QCOMPARE(call.events.size(), std::size_t(32));
     QCOMPARE(call.questions.size(), std::size_t(16));
@@ -459,30 +476,35 @@ void TestMcpAsk::hostileRequestsAreAnsweredWithErrors()
     QVERIFY(call.answer("short"));
     const json got = call.resultJson();
     QVERIFY2(got.size() == 9, got.dump().substr(0, 2000).c_str());
+    // The session refuses a bad id as it reads it; the step refuses a request once it was
+    // checked (off the GUI thread), in the order they came: the two orders interleave.
+    std::vector<std::string> checked;
+    std::vector<std::string> read;
+    for (int n = 0; n < 7; ++n)
+        (got[n]["error"]["code"] == -32602 ? checked : read).push_back(got[n].dump());
     const auto error = [](const char *id, int code, const std::string &message) {
         return json{{"error", {{"code", code}, {"message", message}}}, {"id", id}}.dump();
     };
-    QCOMPARE(got[0].dump(),
+    QCOMPARE(checked.size(), std::size_t(5));
+    QCOMPARE(checked[0],
              error("url", -32602,
                    "the url is not an http or https URL (\"javascript:alert(1)\"); Tool Studio opens "
                    "web pages only"));
-    QCOMPARE(got[1].dump(),
+    QCOMPARE(checked[1],
              error("huge", -32602, "the requestedSchema is 141922 bytes; Tool Studio shows forms of at most 65536"));
-    QCOMPARE(got[2].dump(),
-             error("deep", -32602, "the requestedSchema is nested deeper than 12 levels; a form is flat"));
+    QCOMPARE(checked[2], error("deep", -32602, "the requestedSchema is nested deeper than 12 levels; a form is flat"));
     QCOMPARE(
-        got[3].dump(),
+        checked[3],
         error("bad", -32602, "the requestedSchema cannot be shown as a form: Unrecognised JSON type name 'strin'"));
-    QCOMPARE(got[4].dump(),
-             error("none", -32602, "elicitation/create needs a requestedSchema of \"type\": \"object\""));
-    QCOMPARE(got[5].dump(),
+    QCOMPARE(checked[4], error("none", -32602, "elicitation/create needs a requestedSchema of \"type\": \"object\""));
+    QCOMPARE(read.size(), std::size_t(2));
+    QCOMPARE(read[0],
              json({{"error",
                     {{"code", -32600},
                      {"message", "a request id of 1002 bytes; Tool Studio answers requests whose id has at most 256"}}},
                    {"id", nullptr}})
                  .dump());
-    QCOMPARE(got[6].dump(),
-             error("dup", -32600, "request id \"dup\" is already in use by an open request of this server"));
+    QCOMPARE(read[1], error("dup", -32600, "request id \"dup\" is already in use by an open request of this server"));
     QCOMPARE(got[7].dump(), std::string(R"({"id":"dup","result":{"action":"accept","content":{"name":"Ada"}}})"));
     QCOMPARE(got[8]["result"]["content"]["text"].dump(), std::string(R"("short")"));
 }
@@ -490,6 +512,8 @@ void TestMcpAsk::hostileRequestsAreAnsweredWithErrors()
 void TestMcpAsk::requestsAfterTheCallEnded()
 {
     AskedCall call(*m_project, QStringLiteral("fake__late"), json::object());
+    QVERIFY(call.waitForQuestion(1));
+    QVERIFY(go());
     QCOMPARE(call.finished().status, StepStatus::Succeeded);
     // Asked, then closed with its call: an answer now is refused.
     QCOMPARE(call.questions.size(), std::size_t(1));

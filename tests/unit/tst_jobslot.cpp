@@ -7,6 +7,7 @@
 #include <QSemaphore>
 #include <QTest>
 #include <QThread>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -114,6 +115,27 @@ private Q_SLOTS:
         QVERIFY(finished->tryAcquire(1, 5000));
         QTest::qWait(100);
         QVERIFY(!delivered);
+    }
+
+    // A slot of its own pool runs its work there, not on the global pool's threads.
+    void theWorkRunsOnThePoolGiven()
+    {
+        QThreadPool pool;
+        pool.setMaxThreadCount(1);
+        JobSlot slot(&pool);
+        QObject receiver;
+        QThreadPool *ranOn = nullptr;
+        int result = 0;
+        slot.schedule(
+            &receiver,
+            [&ranOn, &pool] {
+                ranOn = pool.activeThreadCount() == 1 ? &pool : nullptr;
+                return 7;
+            },
+            [&result](int value) { result = value; });
+        QTRY_COMPARE(result, 7);
+        QCOMPARE(ranOn, &pool);
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
     }
 };
 

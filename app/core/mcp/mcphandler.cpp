@@ -135,6 +135,7 @@ void McpHandler::send()
             return;
         }
         self->m_done = true;
+        self->m_check.cancel(); // the pool answers the call's open requests
         HandlerOutcome result = outcomeOf(self->m_server, outcome.reply);
         result.output = outcome.stderrOutput;
         result.protocol = outcome.exchange;
@@ -265,11 +266,17 @@ void McpHandler::onServerRequest(const McpServerRequest &request)
         return; // the pool answers it when the call ends
     if (request.withdrawn) {
         const auto it = std::find_if(m_waiting.begin(), m_waiting.end(),
-                                     [&request](const McpServerRequest &open) { return open.id == request.id; });
+                                     [&request](const auto &open) { return open->id == request.id; });
         if (it == m_waiting.end())
             return;
-        const bool asked = it == m_waiting.begin() && m_asked;
+        const bool first = it == m_waiting.begin();
+        const bool asked = first && m_asked;
         m_waiting.erase(it);
+        if (first && m_check.busy()) { // never asked: the next is checked instead
+            m_check.cancel();
+            askNext();
+            return;
+        }
         if (!asked)
             return;
         const nlohmann::json question = *std::exchange(m_asked, std::nullopt);
@@ -295,23 +302,33 @@ void McpHandler::onServerRequest(const McpServerRequest &request)
             tr("%1 requests of this call already wait for a person; Tool Studio refuses more").arg(MaxWaitingRequests));
         return;
     }
-    m_waiting.push_back(request);
-    if (!m_asked)
-        askNext();
+    m_waiting.push_back(std::make_shared<const McpServerRequest>(request));
+    askNext();
 }
 
 void McpHandler::askNext()
 {
-    while (!m_done && m_pool && !m_asked && !m_waiting.empty()) {
-        QString error;
-        if (auto question = McpPersonQuestion::question(m_server, m_waiting.front(), &error)) {
-            m_asked = std::move(question);
-            Q_EMIT personAsked(*m_asked);
-            return;
-        }
-        m_pool->respondError(m_id, m_waiting.front().id, JsonRpcError::InvalidParams, error);
-        m_waiting.pop_front();
+    if (m_done || !m_pool || m_asked || m_check.busy() || m_waiting.empty())
+        return;
+    // Off the GUI thread: a request's tools may take the validator a fifth of a second
+    // to compile, and a server may keep many open (docs/mcp.md "Tools in sampling").
+    m_check.start(this, m_server, m_waiting.front(),
+                  [this](McpQuestionCheck::Result checked) { onChecked(std::move(checked)); });
+}
+
+void McpHandler::onChecked(McpQuestionCheck::Result checked)
+{
+    // The check was of the first waiting request: one withdrawn meanwhile cancelled it.
+    if (m_done || !m_pool || m_asked || m_waiting.empty())
+        return;
+    if (checked.question) {
+        m_asked = std::move(checked.question);
+        Q_EMIT personAsked(*m_asked);
+        return;
     }
+    m_pool->respondError(m_id, m_waiting.front()->id, JsonRpcError::InvalidParams, checked.error);
+    m_waiting.pop_front();
+    askNext();
 }
 
 void McpHandler::answerPerson(const nlohmann::json &asked, const ManualAnswer &answer)
@@ -324,14 +341,14 @@ void McpHandler::answerPerson(const nlohmann::json &asked, const ManualAnswer &a
     // An answer to a question withdrawn meanwhile is not one to the next question.
     if (m_done || !m_pool || !m_asked || *m_asked != asked || m_waiting.empty())
         return;
-    const McpServerRequest request = std::move(m_waiting.front());
+    const nlohmann::json requestId = m_waiting.front()->id;
     m_waiting.pop_front();
     const nlohmann::json question = *std::exchange(m_asked, std::nullopt);
     // A person's refusal: the code the spec's examples give a user's rejection.
     if (answer.isError)
-        m_pool->respondError(m_id, request.id, -1, answer.message);
+        m_pool->respondError(m_id, requestId, -1, answer.message);
     else
-        m_pool->respond(m_id, request.id, McpPersonQuestion::resultFor(question, answer));
+        m_pool->respond(m_id, requestId, McpPersonQuestion::resultFor(question, answer));
     // Never from inside answerPerson (the engine is still busy with this answer).
     QPointer<McpHandler> self(this);
     QTimer::singleShot(0, this, [self] {
@@ -354,6 +371,7 @@ void McpHandler::cancel()
 {
     if (m_pool)
         m_pool->unwatchAcceptedRecord(this); // a question about a changed tool ends too
+    m_check.cancel();                        // a request checked now is never asked
     if (m_done || m_id == 0)
         return;
     m_done = true;

@@ -6,10 +6,12 @@
 
 #include "mcp/mcpacceptedtools.h"
 #include "mcp/mcppersonquestion.h"
+#include "mcp/mcpquestioncheck.h"
 
 #include <QPointer>
 
 #include <deque>
+#include <memory>
 
 class McpServerPool;
 class QTimer;
@@ -49,9 +51,12 @@ struct McpReply;
 /// The server's `elicitation/create` and `sampling/createMessage` during the call are
 /// asked of a person (personAsked, McpPersonQuestion), one at a time in the order they
 /// came, at most MaxWaitingRequests waiting; the answer goes back to the server
-/// (answerPerson). A request that cannot be asked (URL mode, a schema that cannot be a
-/// form) or comes past the bound is answered with an error at once. A request the
-/// server cancels is dropped (personWithdrawn when it was asked); after
+/// (answerPerson). Each is checked when its turn comes, on a worker thread
+/// (McpQuestionCheck), and asked once the check is done; one that cannot be asked (URL
+/// mode, a schema that cannot be a form) is then answered with an error, and the next
+/// checked. One past the bound is answered with an error at once. A request the
+/// server cancels is dropped (personWithdrawn when it was asked; a check of it still
+/// running is dropped and it is never asked); after
 /// MaxWithdrawnQuestions questions taken back, the call's further requests are refused
 /// (each asked one is journaled: a server asking and cancelling in a loop would grow
 /// the journal without a person doing anything).
@@ -101,8 +106,10 @@ private:
     /// when the change asked about is no longer open (accepted elsewhere, changed again).
     void recheckChange();
     void onServerRequest(const McpServerRequest &request);
-    /// Asks the first waiting request that can be asked; answers the others with errors.
+    /// Checks the first waiting request (McpQuestionCheck) unless one is asked or checked.
     void askNext();
+    /// The first waiting request's check is done: asks it, or refuses it and checks the next.
+    void onChecked(McpQuestionCheck::Result checked);
 
     QPointer<McpServerPool> m_pool;
     qint64 m_id = 0;
@@ -119,7 +126,9 @@ private:
     std::optional<nlohmann::json> m_changeAsked; ///< its question while it is asked
     nlohmann::json m_refusedExchange;            ///< the exchange of a send before the refusal, if any
     bool m_watchingChanges = false;
-    std::deque<McpServerRequest> m_waiting; ///< the first is with the person while m_asked holds its question
+    /// The first is with the person while m_asked holds its question, or checked while m_check is busy.
+    std::deque<std::shared_ptr<const McpServerRequest>> m_waiting;
     std::optional<nlohmann::json> m_asked;
+    McpQuestionCheck m_check;
     int m_withdrawn = 0; ///< questions taken back while they were asked (by the server, or a change accepted elsewhere)
 };

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/jobslot.h"
 
-JobSlot::JobSlot()
+JobSlot::JobSlot(QThreadPool *pool)
     : m_latest(std::make_shared<std::atomic<quint64>>(0))
+    , m_pool(pool)
 {}
 
 JobSlot::~JobSlot()

@@ -20,14 +20,16 @@
 /// (a later schedule() or cancel() came first) is dropped, and so is a result whose
 /// receiver was deleted meanwhile. `done` never runs from inside schedule().
 ///
-/// The work runs on QThreadPool::globalInstance(). The hand-back is posted to the
-/// application object, so schedule() is for the GUI thread (the thread of
-/// QCoreApplication). The slot may be destroyed while a job runs: nothing waits for it;
-/// the job finishes on its pool thread and its result is dropped.
+/// The work runs on QThreadPool::globalInstance(), or the pool given (work that must not
+/// hold up the global pool's jobs, such as a server's requests checked for a person). The
+/// hand-back is posted to the application object, so schedule() is for the GUI thread
+/// (the thread of QCoreApplication). The slot may be destroyed while a job runs: nothing
+/// waits for it; the job finishes on its pool thread and its result is dropped.
 class JobSlot
 {
 public:
-    JobSlot();
+    /// `pool` outlives the slot's jobs; nullptr: QThreadPool::globalInstance().
+    explicit JobSlot(QThreadPool *pool = nullptr);
     ~JobSlot();
     JobSlot(const JobSlot &) = delete;
     JobSlot &operator=(const JobSlot &) = delete;
@@ -44,12 +46,15 @@ public:
         QPointer<QObject> guard(receiver);
         auto job = std::make_shared<Work>(std::move(work));
         auto hand = std::make_shared<Done>(std::move(done));
-        QThreadPool::globalInstance()->start([state, id, guard, job, hand] {
+        (m_pool ? m_pool : QThreadPool::globalInstance())->start([state, id, guard, job, hand] {
             if (state->load() != id)
                 return; // cancelled before it started: do not even run it
             auto result = std::make_shared<Result>((*job)());
+            QCoreApplication *app = QCoreApplication::instance();
+            if (!app || state->load() != id)
+                return; // the application has ended, or the job was cancelled while it ran
             QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
+                app,
                 [state, id, guard, hand, result] {
                     if (guard && state->load() == id)
                         (*hand)(std::move(*result));
@@ -67,4 +72,5 @@ public:
 private:
     /// The newest job's id, shared with the jobs in flight (they outlive the slot).
     std::shared_ptr<std::atomic<quint64>> m_latest;
+    QThreadPool *m_pool = nullptr;
 };

@@ -50,12 +50,15 @@
               URL mode of a javascript: URL, a 100 KiB schema, a schema 50 levels deep, one that does not
               compile, none, an id of 1000 characters, an id used twice, 8 MiB of
               sampling messages; returns the 9 responses in order), late (an elicitation
-              request, the result, then another request: both answered after the call),
+              request; once the client called go, the result, then another request: both
+              answered after the call),
               seen (the responses that came outside a call), withdraw (three
-              elicitation requests, then notifications/cancelled for the third and the
-              first; returns every response up to that of a ping sent after the first
-              one came), churn (20 elicitation requests, each cancelled right after
-              it; returns the responses up to that of a ping), required (answers tools/call with
+              elicitation requests and notifications/cancelled for the third, then, once
+              the client called go, for the first; returns every response up to that of a
+              ping sent after the first one came), churn (20 elicitation requests one
+              after another, each cancelled once the client called go, or refused; returns
+              the responses up to that of a ping), go (a test's word that it saw the
+              question asked: see withdraw, churn), required (answers tools/call with
               error -32042 URLElicitationRequiredError listing args.elicitations — by default one
               page, elicitationId "e-1" on example.org, its message args.huge "m"s when given;
               args.many pages when given — or args.data as the error's data, the first
@@ -64,7 +67,12 @@
               person's browser got there: notifications/elicitation/complete for each of
               args.ids, after two malformed ones and one for "unknown" when args.stray)
   asks-1125   like asks, but a 2025-11-25 server (sampling with tools); ask's answer also
-              has "capabilities", what the client's initialize declared
+              has "capabilities", what the client's initialize declared; costly (a sampling
+              request "c-0" of SAMPLE first when args.lead, then args.count requests c-1, …
+              of 8 tools of 1024 objects each, the eighth named as the first unless
+              args.valid, then notifications/cancelled for each of args.cancel, then a
+              request "c-end" of SAMPLE when args.tail, all in one write; returns the responses to the others in the order they came, or "ended"
+              at once when args.end)
   modern      a 2026-07-28 server (stateless, no initialize: -32601): every request must
               carry the 2026 _meta (else -32602); server/discover; tools/list of ask,
               rounds, many; tools/call ask answers input_required (multi round-trip
@@ -80,7 +88,9 @@
               required string "name"; requestState "r-1" / "p-1") and, on the retry, an
               accepted answer gives "Hello, NAME! (state r-1)" as text / a user message
               "Greet NAME warmly. (state p-1)"; another action is answered error -32001
-              "no greeting: the person chose ACTION"; note://sample asks a
+              "no greeting: the person chose ACTION"; note://costly asks a costly sampling
+              request "a" (valid; see asks-1125's costly) and the name form "b", and gives
+              "a: TEXT, b: NAME"; note://sample asks a
               sampling/createMessage "reply" ("Say hi") and gives "The model said: TEXT";
               note://page asks a URL-mode elicitation "page" of javascript:alert(1);
               note://plain is read at once ("plain text")
@@ -151,7 +161,8 @@ BLOCKS = [
      "size": 1048576},
 ]
 ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}}
-             for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn", "required", "visit", "forge")]
+             for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn", "required", "visit", "forge",
+                          "costly", "go")]
 ELICIT = {"message": "Who are you?", "requestedSchema": {
     "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
                                      "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
@@ -240,6 +251,30 @@ def responses(count):
     return got
 
 
+def costly_sample(valid):
+    """A sampling request that costs the studio's check the most it takes: 8 tools of 1024
+    JSON objects each (SamplingTools' bounds); the eighth named as the first (refused once
+    all are compiled) unless `valid`."""
+    tools = [{"name": "t%d" % (0 if n == 7 and not valid else n),
+              "inputSchema": {"type": "object", "properties": {"p%d" % k: {"type": "string"} for k in range(1022)}}}
+             for n in range(8)]
+    return dict(SAMPLE, tools=tools)
+
+
+def await_go(asked=None):
+    """Reads until the client calls the tool "go" (a test's word that it was asked the
+    request just sent: requests are asked once checked, later than they are read) and
+    answers it; or until the response to the request `asked` comes, returned."""
+    while True:
+        message = read()
+        if message.get("method") == "tools/call" and message["params"]["name"] == "go":
+            text_result(message["id"], "go")
+            return None
+        if asked is not None and "method" not in message and message.get("id") == asked:
+            del message["jsonrpc"]
+            return message
+
+
 def ask_call(rid, params):
     name, args = params["name"], params.get("arguments") or {}
     if name == "ask":
@@ -303,8 +338,10 @@ def ask_call(rid, params):
         sys.stdout.flush()
         text_result(rid, json.dumps(responses(9)))
     elif name == "late":
-        sys.stdout.write(request("late-1", "elicitation/create", ELICIT)
-                         + json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+        sys.stdout.write(request("late-1", "elicitation/create", ELICIT))
+        sys.stdout.flush()
+        await_go()  # asked now
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                              "content": [{"type": "text", "text": "ended"}]}}) + "\n"
                          + request("after-1", "elicitation/create", ELICIT))
         sys.stdout.flush()
@@ -319,7 +356,10 @@ def ask_call(rid, params):
                               "params": {"requestId": which, "reason": "no longer needed"}}) + "\n"
                   for which in ("w-3", "w-1")]
         sys.stdout.write("".join(request("w-%d" % n, "elicitation/create", dict(ELICIT, message="Question %d?" % n))
-                                 for n in (1, 2, 3)) + "".join(cancel))
+                                 for n in (1, 2, 3)) + cancel[0])
+        sys.stdout.flush()
+        await_go()  # the first is asked now
+        sys.stdout.write(cancel[1])
         sys.stdout.flush()
         got = responses(1)
         sys.stdout.write(request("p", "ping"))
@@ -352,12 +392,37 @@ def ask_call(rid, params):
         for params in stray + [{"elicitationId": page} for page in args.get("ids", [])]:
             send({"jsonrpc": "2.0", "method": complete, "params": params})
         text_result(rid, "visited")
-    elif name == "churn":
-        sys.stdout.write("".join(request("c-%d" % n, "elicitation/create", ELICIT) + json.dumps(
-            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c-%d" % n}}) + "\n"
-                                 for n in range(1, 21)) + request("p", "ping"))
+    elif name == "costly":
+        costly = costly_sample(args.get("valid", False))
+        ids = (["c-0"] if args.get("lead") else []) + ["c-%d" % n for n in range(1, args.get("count", 1) + 1)]
+        out = "".join(request(which, "sampling/createMessage", SAMPLE if which == "c-0" else costly) for which in ids)
+        for which in args.get("cancel", []):
+            out += json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": which}}) + "\n"
+        if args.get("tail"):
+            ids.append("c-end")
+            out += request("c-end", "sampling/createMessage", SAMPLE)
+        sys.stdout.write(out)
         sys.stdout.flush()
-        got = responses(1)
+        if args.get("end"):  # the call ends before the studio answered
+            text_result(rid, "ended")
+            return
+        expected = [which for which in ids if which not in args.get("cancel", [])]
+        got = responses(len(expected))
+        text_result(rid, json.dumps(got))
+    elif name == "churn":
+        got = []
+        for n in range(1, 21):
+            sys.stdout.write(request("c-%d" % n, "elicitation/create", ELICIT))
+            sys.stdout.flush()
+            response = await_go("c-%d" % n)  # asked (and cancelled now), or refused at once
+            if response:
+                got.append(response)
+                continue
+            send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c-%d" % n}})
+        sys.stdout.write(request("p", "ping"))
+        sys.stdout.flush()
+        got += responses(1)
         while got[-1]["id"] != "p":
             got += responses(1)
         text_result(rid, json.dumps(got))
@@ -487,6 +552,13 @@ def feature_answer(method, params, done):
         content = params["inputResponses"]["reply"].get("content") or {}
         return {"result": dict(done, contents=[{"uri": uri, "mimeType": "text/plain",
                                                 "text": "The model said: " + str(content.get("text"))}])}
+    if method == "resources/read" and uri == "note://costly":
+        if "inputResponses" not in params:
+            return {"result": {"resultType": "input_required", "inputRequests": {
+                "a": {"method": "sampling/createMessage", "params": costly_sample(valid=True)}, "b": NAME_FORM}}}
+        got = params["inputResponses"]
+        return {"result": dict(done, contents=[{"uri": uri, "mimeType": "text/plain", "text": "a: %s, b: %s" % (
+            (got["a"].get("content") or {}).get("text"), (got["b"].get("content") or {}).get("name"))}])}
     if (method == "resources/read" and uri != "note://greeting") or \
             (method == "prompts/get" and params.get("name") != "greet"):
         return {"error": {"code": -32002, "message": "not found"}}

@@ -1,0 +1,42 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpquestioncheck.h"
+
+#include <QThreadPool>
+
+#include <utility>
+
+Q_GLOBAL_STATIC(QThreadPool, checkPool)
+
+McpQuestionCheck::McpQuestionCheck()
+    : m_slot(pool())
+{}
+
+void McpQuestionCheck::start(QObject *receiver, const QString &server, std::shared_ptr<const McpServerRequest> request,
+                             std::function<void(Result)> done)
+{
+    m_busy = true;
+    m_slot.schedule(
+        receiver,
+        [server, request = std::move(request)] {
+            Result result;
+            result.question = McpPersonQuestion::question(server, *request, &result.error);
+            return result;
+        },
+        [this, done = std::move(done)](Result result) {
+            // Runs only while the receiver (this check's owner) exists.
+            m_busy = false;
+            done(std::move(result));
+        });
+}
+
+void McpQuestionCheck::cancel()
+{
+    m_slot.cancel();
+    m_busy = false;
+}
+
+QThreadPool *McpQuestionCheck::pool()
+{
+    return checkPool();
+}
