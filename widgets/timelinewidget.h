@@ -22,7 +22,8 @@ class TraceModel;
 /// them as a thin line, coloured by status. The time a step waited for a person (a
 /// pending call answered by hand, an MCP server's question, a step-mode hold) is a
 /// hatched segment of the waiting colour within its bar, also once answered and for a
-/// run read from the journal; the tooltip says "ran 0.4 s, waited for a person 36.2 s". Wheel zooms around the cursor, dragging
+/// run read from the journal (a finished step's foot keeps its outcome's colour); the
+/// tooltip says "ran 0.4 s, waited for a person 36.2 s". Wheel zooms around the cursor, dragging
 /// pans, Shift+drag brushes a range to zoom into, double-click fits everything. The
 /// tooltip gives the step's times to the millisecond. A running step's last progress
 /// line (an MCP server's notifications/progress) shows inside its bar, the share done
@@ -41,6 +42,9 @@ class TimelineWidget : public QWidget
 public:
     static constexpr int LaneHeight = 18;
     static constexpr int AxisHeight = 18;
+    /// Pixels at the foot of a finished step's bar that keep its outcome's colour under
+    /// its waits for a person.
+    static constexpr int OutcomeFoot = 3;
 
     explicit TimelineWidget(QWidget *parent = nullptr);
     ~TimelineWidget() override;

@@ -150,13 +150,16 @@ void TimelineWidget::paintSegments(QPainter &p, const std::vector<StepSpan::Segm
         p.fillRect(bar, stepStatusColor(ran, StatusColorUse::Timeline));
     }
     // The waits for a person: the waiting colour, hatched, so they read as time nobody
-    // ran anything, also in print and for colour-blind eyes.
+    // ran anything, also in print and for colour-blind eyes. Once the step ended they
+    // leave the bar's foot to the outcome beneath: a call answered at once after a long
+    // wait is all wait, and still reads as succeeded (or failed).
     const QColor waiting = stepStatusColor(StepStatus::Waiting, StatusColorUse::Timeline);
     const QBrush hatch(waiting.lighter(150), Qt::BDiagPattern);
+    const double foot = isFinal(status) ? OutcomeFoot : 0;
     for (const StepSpan::Segment &w : segments) {
         if (!w.waiting)
             continue;
-        const QRectF r = segmentRect(w, end, bar.top()).intersected(bar);
+        const QRectF r = segmentRect(w, end, bar.top()).intersected(bar).adjusted(0, 0, 0, -foot);
         p.fillRect(r, waiting);
         p.fillRect(r, hatch);
     }

@@ -31,6 +31,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPixmap>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -326,6 +327,12 @@ private Q_SLOTS:
         QCOMPARE(wait.left(), bar.left());
         QVERIFY2(wait.width() >= bar.width() * 0.8,
                  qPrintable(QStringLiteral("%1 of %2").arg(wait.width()).arg(bar.width())));
+        // The Step dock's attempt says it too: all of it was the person's.
+        auto *detail = m_window->findChild<QPlainTextEdit *>(QStringLiteral("stepDetail"));
+        QVERIFY(detail);
+        QVERIFY2(detail->toPlainText().contains(QStringLiteral("; ran ")), qPrintable(detail->toPlainText()));
+        QVERIFY2(detail->toPlainText().contains(QStringLiteral(", waited for a person 1.")),
+                 qPrintable(detail->toPlainText()));
 
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(openTrusted(*m_window, dir));

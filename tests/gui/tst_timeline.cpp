@@ -300,10 +300,14 @@ private Q_SLOTS:
         const QImage image = timeline.grab().toImage();
         const QColor waiting(0x8e, 0x24, 0xaa);
         const QColor succeeded(0x43, 0xa0, 0x47);
-        // The wait: the waiting colour under a lighter hatch, no green in it.
-        const QRectF wait(25, y, 905, 14);
+        // The wait: the waiting colour under a lighter hatch, no green in it, but for the
+        // bar's foot, which keeps the outcome's colour under the wait.
+        const QRectF wait(25, y, 905, 14 - TimelineWidget::OutcomeFoot);
         QVERIFY2(shareOf(image, wait, waiting) > 0.6, qPrintable(QString::number(shareOf(image, wait, waiting))));
         QCOMPARE(shareOf(image, wait, succeeded), 0.0);
+        QCOMPARE(shareOf(image, QRectF(25, y + 14 - TimelineWidget::OutcomeFoot, 905, TimelineWidget::OutcomeFoot),
+                         succeeded),
+                 1.0);
         // The 0.4 s it ran: 930 to 940 px, green.
         QCOMPARE(shareOf(image, QRectF(930, y, 10, 14), succeeded), 1.0);
         // The trace's attempt row says it in its Duration tooltip.
