@@ -5510,6 +5510,10 @@ Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
         <source>Held for a person %1 before it went on (not part of its duration)</source>
         <translation>Für eine Person %1 angehalten, bevor es weiterging (nicht Teil seiner Dauer)</translation>
     </message>
+    <message>
+        <source>ran %1, waited for a person %2</source>
+        <translation>lief %1, wartete auf eine Person %2</translation>
+    </message>
 </context>
 <context>
     <name>StepModeActions</name>
@@ -5587,6 +5591,14 @@ Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
     <message>
         <source>progress: %1</source>
         <translation>Fortschritt: %1</translation>
+    </message>
+    <message>
+        <source>held for a person: %1 – %2 (%3)</source>
+        <translation>für eine Person angehalten: %1 – %2 (%3)</translation>
+    </message>
+    <message>
+        <source>(ran %1, waited for a person %2)</source>
+        <translation>(lief %1, wartete auf eine Person %2)</translation>
     </message>
 </context>
 <context>
@@ -6210,6 +6222,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>Progress: %1</source>
         <translation>Fortschritt: %1</translation>
+    </message>
+    <message>
+        <source>ran %1, waited for a person %2</source>
+        <translation>lief %1, wartete auf eine Person %2</translation>
     </message>
 </context>
 <context>

@@ -365,8 +365,16 @@ void StepInspector::showAttempt(int row)
     if (row >= 0 && row < int(m_step->attempts.size())) {
         const Attempt &a = m_step->attempts[size_t(row)];
         text += tr("Attempt %1").arg(a.number);
-        if (a.endedAt > 0)
-            text += QStringLiteral(" (") + durationText(a.endedAt - a.startedAt) + QLatin1Char(')');
+        if (a.endedAt > 0) {
+            text += QStringLiteral(" (") + durationText(a.endedAt - a.startedAt);
+            // The time a person took apart from the time the handler ran (the timeline's
+            // waiting segment).
+            if (const qint64 waited = waitedMs(a.personWaits, a.startedAt, a.endedAt); !a.personWaits.empty())
+                text += QStringLiteral("; ")
+                    + tr("ran %1, waited for a person %2")
+                          .arg(durationText(a.endedAt - a.startedAt - waited), durationText(waited));
+            text += QLatin1Char(')');
+        }
         text += QLatin1Char('\n');
         if (a.error)
             text += errorText(*a.error) + QLatin1Char('\n');

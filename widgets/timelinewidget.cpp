@@ -184,20 +184,16 @@ void TimelineWidget::addSpan(int ordinal, qint64 start, qint64 end, StepStatus s
 
 void TimelineWidget::setSegments(int ordinal, const StepSummary &step)
 {
-    if (step.attempts.size() < 2) {
+    std::vector<StepSpan::Segment> segments = StepSpan::segmentsOf(step);
+    if (segments.empty())
         m_segments.remove(ordinal);
-        return;
-    }
-    std::vector<StepSpan::Segment> &segments = m_segments[ordinal];
-    segments.clear();
-    for (const AttemptSummary &a : step.attempts)
-        segments.push_back({a.startedAt, a.endedAt, a.succeeded});
+    else
+        m_segments[ordinal] = std::move(segments);
 }
 
 void TimelineWidget::addSummary(int ordinal, const StepSummary &s)
 {
-    const qint64 start = s.attempts.empty() ? (s.startedAt ? s.startedAt : s.queuedAt) : s.attempts.front().startedAt;
-    addSpan(ordinal, start, s.endedAt, s.status);
+    addSpan(ordinal, StepSpan::startOf(s), s.endedAt, s.status);
     setSegments(ordinal, s);
 }
 
@@ -318,6 +314,20 @@ QRectF TimelineWidget::barRect(const QString &callId) const
     return r.intersected(QRectF(rect()));
 }
 
+QList<QRectF> TimelineWidget::waitRects(const QString &callId) const
+{
+    QList<QRectF> rects;
+    const Item *item = itemOf(callId);
+    const auto segments = item ? m_segments.constFind(item->ordinal) : m_segments.constEnd();
+    if (segments == m_segments.constEnd())
+        return rects;
+    const double y = AxisHeight + m_where[size_t(item->ordinal)].first * LaneHeight + 2;
+    for (const StepSpan::Segment &segment : *segments)
+        if (segment.waiting)
+            rects.append(segmentRect(segment, endOf(*item), y).intersected(QRectF(rect())));
+    return rects;
+}
+
 std::pair<int, int> TimelineWidget::hit(const QPoint &pos) const
 {
     const int lane = (pos.y() - AxisHeight) / LaneHeight;
@@ -421,12 +431,22 @@ QString TimelineWidget::toolTipText(const StepSummary &s)
 {
     QString tip = tr("#%1 %2 — %3").arg(s.sequence).arg(s.tool, TraceModel::statusText(s.status));
     tip += QLatin1Char('\n') + tr("queued %1").arg(msText(s.queuedAt));
+    if (s.heldAt > 0)
+        tip += QLatin1Char('\n')
+            + tr("held for a person: %1 – %2 (%3)")
+                  .arg(msText(s.heldAt), msText(s.queuedAt), durationText(s.queuedAt - s.heldAt));
+    const qint64 now = nowMs();
     for (const AttemptSummary &a : s.attempts) {
         tip += QLatin1Char('\n')
             + tr("attempt %1: %2 – %3")
                   .arg(a.number)
                   .arg(msText(a.startedAt), a.endedAt > 0 ? msText(a.endedAt) : tr("now"));
-        if (a.endedAt > 0)
+        // The time a person took apart from the time the handler ran: a call answered
+        // by hand after 36 s did not take 36 s to run.
+        if (!a.personWaits.empty())
+            tip += QLatin1Char(' ')
+                + tr("(ran %1, waited for a person %2)").arg(durationText(a.ranMs(now)), durationText(a.waitedMs(now)));
+        else if (a.endedAt > 0)
             tip += QStringLiteral(" (%1 ms)").arg(a.endedAt - a.startedAt);
     }
     if (s.endedAt == 0 && !s.progress.isEmpty())

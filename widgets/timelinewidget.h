@@ -19,7 +19,11 @@ class TraceModel;
 
 /// The Trace dock's timeline (DESIGN.md "The window"): one lane per concurrent call
 /// slot, a bar per step with its attempts as segments and the back-off gaps between
-/// them as a thin line, coloured by status. Wheel zooms around the cursor, dragging
+/// them as a thin line, coloured by status. The time a step waited for a person (a
+/// pending call answered by hand, an MCP server's question, a step-mode hold) is a
+/// hatched segment of the waiting colour within its bar, also once answered and for a
+/// run read from the journal (a finished step's foot keeps its outcome's colour); the
+/// tooltip says "ran 0.4 s, waited for a person 36.2 s". Wheel zooms around the cursor, dragging
 /// pans, Shift+drag brushes a range to zoom into, double-click fits everything. The
 /// tooltip gives the step's times to the millisecond. A running step's last progress
 /// line (an MCP server's notifications/progress) shows inside its bar, the share done
@@ -38,6 +42,9 @@ class TimelineWidget : public QWidget
 public:
     static constexpr int LaneHeight = 18;
     static constexpr int AxisHeight = 18;
+    /// Pixels at the foot of a finished step's bar that keep its outcome's colour under
+    /// its waits for a person.
+    static constexpr int OutcomeFoot = 3;
 
     explicit TimelineWidget(QWidget *parent = nullptr);
     ~TimelineWidget() override;
@@ -57,6 +64,9 @@ public:
     int laneOf(const QString &callId) const;
     /// Where the bar of `callId` is painted (widget coordinates); empty when off-screen.
     QRectF barRect(const QString &callId) const;
+    /// Where the segments of `callId`'s bar that waited for a person are painted (widget
+    /// coordinates, clipped to the widget), in the order of StepSpan::segmentsOf().
+    QList<QRectF> waitRects(const QString &callId) const;
     /// The step whose bar is under `pos`, or nullopt.
     std::optional<StepSummary> stepAt(const QPoint &pos) const;
     /// Visible time range, ms since the epoch.
@@ -106,6 +116,12 @@ private:
     void setSegments(int ordinal, const StepSummary &step);
     void loadFromJournal();
     void finishLayout(int lanesBefore);
+    /// A segment's rectangle in lane row `y`, `end` standing for an open segment's end.
+    QRectF segmentRect(const StepSpan::Segment &segment, qint64 end, double y) const;
+    /// The bar of a step with segments: the attempts (the back-off between them a thin
+    /// line) or the whole bar, then its waits for a person hatched over them.
+    void paintSegments(QPainter &p, const std::vector<StepSpan::Segment> &segments, StepStatus status,
+                       const QRectF &bar, qint64 end) const;
     /// An open step's last progress line (an MCP server's notifications/progress): the
     /// share done along the bar's foot, the line inside the bar when it fits.
     void paintProgress(QPainter &p, int ordinal, const QRectF &bar) const;
@@ -125,8 +141,9 @@ private:
     LaneAssigner m_laneAssigner;              ///< the lane rule (an open step keeps its lane: OpenEnd)
     std::vector<std::pair<int, int>> m_where; ///< by ordinal: (lane, index in lane); (-1, -1) = not laid out
     std::vector<quint8> m_status;             ///< by ordinal: StepStatus
-    QHash<int, std::vector<StepSpan::Segment>> m_segments; ///< by ordinal: attempts of retried steps
-    QList<QThread *> m_loaders;                            ///< journal reads still running (the last one counts)
+    /// By ordinal: attempts of retried steps, waits for a person (StepSpan::segmentsOf).
+    QHash<int, std::vector<StepSpan::Segment>> m_segments;
+    QList<QThread *> m_loaders; ///< journal reads still running (the last one counts)
     int m_generation = 0;
     bool m_loading = false;
     int m_selectedOrdinal = -1;

@@ -95,17 +95,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             ++painted;
             const auto segments = x1 - x0 >= 4 ? m_segments.constFind(it->ordinal) : m_segments.constEnd();
             if (segments != m_segments.constEnd()) {
-                // Attempts as segments; the back-off between them as a thin line.
-                p.fillRect(QRectF(x0, y + h / 2 - 1, x1 - x0, 2),
-                           stepStatusColor(status, StatusColorUse::Timeline).lighter(140));
-                for (const StepSpan::Segment &a : *segments) {
-                    const double a0 = xFor(a.start);
-                    const double a1 = std::max(xFor(a.end > 0 ? a.end : end), a0 + 1);
-                    const StepStatus st = a.end == 0 ? status
-                        : a.succeeded                ? StepStatus::Succeeded
-                                                     : StepStatus::Failed;
-                    p.fillRect(QRectF(a0, y, a1 - a0, h), stepStatusColor(st, StatusColorUse::Timeline));
-                }
+                paintSegments(p, *segments, status, QRectF(x0, y, x1 - x0, h), end);
             } else {
                 p.fillRect(QRectF(x0, y, x1 - x0, h), stepStatusColor(status, StatusColorUse::Timeline));
             }
@@ -130,6 +120,48 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.fillRect(QRect(QPoint(std::min(m_brushX, m_pressPos.x()), AxisHeight),
                          QPoint(std::max(m_brushX, m_pressPos.x()), height())),
                    c);
+    }
+}
+
+QRectF TimelineWidget::segmentRect(const StepSpan::Segment &segment, qint64 end, double y) const
+{
+    const double x0 = xFor(segment.start);
+    const double x1 = std::max(xFor(segment.end > 0 ? segment.end : end), x0 + 1);
+    return QRectF(x0, y, x1 - x0, LaneHeight - 4);
+}
+
+void TimelineWidget::paintSegments(QPainter &p, const std::vector<StepSpan::Segment> &segments, StepStatus status,
+                                   const QRectF &bar, qint64 end) const
+{
+    const bool attempts = std::any_of(segments.begin(), segments.end(), [](const auto &s) { return !s.waiting; });
+    // While a person is asked the step is "waiting"; the rest of its bar ran.
+    const StepStatus ran = status == StepStatus::Waiting ? StepStatus::Running : status;
+    if (attempts) {
+        // Attempts as segments; the back-off between them as a thin line.
+        p.fillRect(QRectF(bar.left(), bar.center().y() - 1, bar.width(), 2),
+                   stepStatusColor(ran, StatusColorUse::Timeline).lighter(140));
+        for (const StepSpan::Segment &a : segments) {
+            if (a.waiting)
+                continue;
+            const StepStatus st = a.end == 0 ? ran : a.succeeded ? StepStatus::Succeeded : StepStatus::Failed;
+            p.fillRect(segmentRect(a, end, bar.top()), stepStatusColor(st, StatusColorUse::Timeline));
+        }
+    } else {
+        p.fillRect(bar, stepStatusColor(ran, StatusColorUse::Timeline));
+    }
+    // The waits for a person: the waiting colour, hatched, so they read as time nobody
+    // ran anything, also in print and for colour-blind eyes. Once the step ended they
+    // leave the bar's foot to the outcome beneath: a call answered at once after a long
+    // wait is all wait, and still reads as succeeded (or failed).
+    const QColor waiting = stepStatusColor(StepStatus::Waiting, StatusColorUse::Timeline);
+    const QBrush hatch(waiting.lighter(150), Qt::BDiagPattern);
+    const double foot = isFinal(status) ? OutcomeFoot : 0;
+    for (const StepSpan::Segment &w : segments) {
+        if (!w.waiting)
+            continue;
+        const QRectF r = segmentRect(w, end, bar.top()).intersected(bar).adjusted(0, 0, 0, -foot);
+        p.fillRect(r, waiting);
+        p.fillRect(r, hatch);
     }
 }
 

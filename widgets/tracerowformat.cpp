@@ -209,6 +209,9 @@ QVariant TraceRowFormat::attemptData(const StepSummary &step, int attempt, int c
         }
         return {};
     }
+    if (role == Qt::ToolTipRole && column == TraceModel::Duration && a.endedAt > 0 && !a.personWaits.empty())
+        // A call answered by hand did not run as long as it took (the timeline's waiting segment).
+        return tr("ran %1, waited for a person %2").arg(durationText(a.ranMs(0)), durationText(a.waitedMs(0)));
     if (role == Qt::ToolTipRole && column == TraceModel::Summary) {
         QString tip = printableText(!a.errorText.isEmpty() ? a.errorText : showsResult ? step.resultText : QString());
         if (a.outputBytes > 0)

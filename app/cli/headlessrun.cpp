@@ -76,6 +76,9 @@ nlohmann::json stepJson(const Step &step)
         {"idempotency_key", step.idempotencyKey.toStdString()},
         {"duration_ms", step.durationMs()},
     };
+    if (const qint64 waited = step.waitedMs(); waited > 0)
+        json["waited_ms"] = waited; // of duration_ms, waiting for a person
+
     if (step.result)
         json["result"] = *step.result;
     if (step.error)
@@ -208,10 +211,15 @@ void HeadlessRun::onStepChanged(const Step &step)
             + '\n');
         return;
     }
+    // The time a person took is said apart: a tool answered by hand did not run 36 s.
+    const qint64 waited = step.waitedMs();
+    const QString duration = waited > 0
+        ? QStringLiteral("%1, waited for a person %2")
+              .arg(durationText(step.durationMs(), DurationStyle::Plain), durationText(waited, DurationStyle::Plain))
+        : durationText(step.durationMs(), DurationStyle::Plain);
     QString text = QStringLiteral("[step %1] %2 %3 (attempts %4, %5)\n")
                        .arg(step.sequence)
-                       .arg(printableText(step.tool), stepStatusName(step.status), step.attemptsText(),
-                            durationText(step.durationMs(), DurationStyle::Plain));
+                       .arg(printableText(step.tool), stepStatusName(step.status), step.attemptsText(), duration);
     text += QStringLiteral("         args:   %1\n").arg(printableText(summary(step.args)));
     if (step.result)
         text += QStringLiteral("         result: %1\n").arg(printableText(summary(*step.result)));

@@ -6,8 +6,11 @@
 // New Script… (a file from a template, opened; names checked; nothing overwritten).
 
 #include "labelbuddies.h"
+#include "schemaform.h"
 #include "scripteditor.h"
 #include "testfiles.h"
+#include "timelinewidget.h"
+#include "ui/answerpane.h"
 #include "ui/helpmenu.h"
 #include "ui/newfiledialog.h"
 #include "ui/newprojectdialog.h"
@@ -28,6 +31,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPixmap>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -275,7 +279,8 @@ private Q_SLOTS:
 
     /// Screenshots of the window, offscreen, for a person to look at (issue 20 "Screenshots
     /// regenerated and looked at"): exchange-rate run to its end at 1440x900 and at
-    /// 1280x720, and render-report with its call held by step mode at 1440x900. Written
+    /// 1280x720, and render-report with its call held by step mode and with its call
+    /// answered by hand after 1.5 s, at 1440x900. Written
     /// under the build dir (screenshots/); the test checks they were written at size.
     void windowScreenshots()
     {
@@ -299,6 +304,35 @@ private Q_SLOTS:
         m_window->stepModeActions()->stepModeAction()->setChecked(false);
         m_window->runCommands()->stop();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+
+        // Its call answered by hand after 1.5 s: the timeline draws the wait as a hatched
+        // segment of the waiting colour, not as 1.5 s of the tool running.
+        QVERIFY(m_window->runCommands()->run());
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->pendingCalls().size(), 1, RunTimeoutMs);
+        const QString callId = m_window->pendingPanel()->pendingCalls().first().callId;
+        QTest::qWait(1500);
+        AnswerPane *pane = m_window->pendingPanel()->answerPane();
+        auto *edit = qobject_cast<QLineEdit *>(pane->resultForm()->control(QString()));
+        QVERIFY(edit);
+        QTest::keyClicks(edit, QStringLiteral("https://example.org/q3.pdf"));
+        QVERIFY2(pane->sendResult(), qPrintable(pane->problem()));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        auto *timeline = m_window->findChild<TimelineWidget *>(QStringLiteral("timeline"));
+        QVERIFY(timeline);
+        QTRY_COMPARE(timeline->waitRects(callId).size(), 1);
+        traceView()->setCurrentIndex(traceView()->model()->index(0, 0));
+        shoot(QStringLiteral("render-report-answered-1440x900.png"), QSize(1440, 900));
+        const QRectF bar = timeline->barRect(callId);
+        const QRectF wait = timeline->waitRects(callId).first();
+        QCOMPARE(wait.left(), bar.left());
+        QVERIFY2(wait.width() >= bar.width() * 0.8,
+                 qPrintable(QStringLiteral("%1 of %2").arg(wait.width()).arg(bar.width())));
+        // The Step dock's attempt says it too: all of it was the person's.
+        auto *detail = m_window->findChild<QPlainTextEdit *>(QStringLiteral("stepDetail"));
+        QVERIFY(detail);
+        QVERIFY2(detail->toPlainText().contains(QStringLiteral("; ran ")), qPrintable(detail->toPlainText()));
+        QVERIFY2(detail->toPlainText().contains(QStringLiteral(", waited for a person 1.")),
+                 qPrintable(detail->toPlainText()));
 
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(openTrusted(*m_window, dir));

@@ -5,6 +5,8 @@
 #include "timelinewidget.h"
 #include "tracemodel.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QHelpEvent>
 #include <QImage>
 #include <QSignalSpy>
@@ -47,6 +49,33 @@ Step runningStep(const QString &progress)
     step.attempts.back().endedAt = 0;
     step.attempts.back().progress = progress;
     return step;
+}
+
+/// A manual tool's call answered by hand: its one attempt from 1000 to 37600 ms waited
+/// for a person until 37200 (36.2 s), then ran 0.4 s with the answer.
+Step answeredPendingCall()
+{
+    Step step = makeStep(1, {{1000, 37600}});
+    step.tool = QStringLiteral("approve_refund");
+    step.attempts.back().personWaits = {{1000, 37200}};
+    return step;
+}
+
+QString msText(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss.zzz"));
+}
+
+/// The share of `rect`'s pixels in `image` that have `colour`.
+double shareOf(const QImage &image, const QRectF &rect, const QColor &colour)
+{
+    int hits = 0;
+    int all = 0;
+    const QRect r = rect.toAlignedRect().intersected(image.rect());
+    for (int y = r.top(); y <= r.bottom(); ++y)
+        for (int x = r.left(); x <= r.right(); ++x, ++all)
+            hits += image.pixelColor(x, y) == colour ? 1 : 0;
+    return all > 0 ? double(hits) / all : 0.0;
 }
 
 } // namespace
@@ -239,6 +268,165 @@ private Q_SLOTS:
         QVERIFY2(QToolTip::text().endsWith(QStringLiteral("\nprogress: 3/4 Copying files")),
                  qPrintable(QToolTip::text()));
         QToolTip::hideText();
+    }
+
+    // A pending call answered by hand (issue: 36 s spent waiting drawn green, as if the
+    // tool had run 36 s): the wait stays a segment of its own, hatched in the waiting
+    // colour, after the answer too; the 0.4 s it ran after is the success colour; the
+    // tooltip says which is which.
+    void answeredPendingCallShowsItsWaitApart()
+    {
+        TraceModel model;
+        Step step = answeredPendingCall();
+        // While it waits: the wait is open, drawn to the end of the view.
+        step.status = StepStatus::Waiting;
+        step.endedAt = 0;
+        step.attempts.back().endedAt = 0;
+        step.attempts.back().succeeded = false;
+        step.attempts.back().personWaits = {{1000, 0}};
+        model.addStep(step);
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        timeline.setViewRange(0, 40000); // 40 ms a pixel
+        const double y = TimelineWidget::AxisHeight + 2;
+        QCOMPARE(timeline.waitRects(QStringLiteral("call-1")), QList<QRectF>{QRectF(25, y, 975, 14)});
+
+        model.updateStep(answeredPendingCall());
+        model.flush();
+        QCOMPARE(timeline.barRect(QStringLiteral("call-1")), QRectF(25, y, 915, 14));
+        QCOMPARE(timeline.waitRects(QStringLiteral("call-1")), QList<QRectF>{QRectF(25, y, 905, 14)});
+        const QImage image = timeline.grab().toImage();
+        const QColor waiting(0x8e, 0x24, 0xaa);
+        const QColor succeeded(0x43, 0xa0, 0x47);
+        // The wait: the waiting colour under a lighter hatch, no green in it, but for the
+        // bar's foot, which keeps the outcome's colour under the wait.
+        const QRectF wait(25, y, 905, 14 - TimelineWidget::OutcomeFoot);
+        QVERIFY2(shareOf(image, wait, waiting) > 0.6, qPrintable(QString::number(shareOf(image, wait, waiting))));
+        QCOMPARE(shareOf(image, wait, succeeded), 0.0);
+        QCOMPARE(shareOf(image, QRectF(25, y + 14 - TimelineWidget::OutcomeFoot, 905, TimelineWidget::OutcomeFoot),
+                         succeeded),
+                 1.0);
+        // The 0.4 s it ran: 930 to 940 px, green.
+        QCOMPARE(shareOf(image, QRectF(930, y, 10, 14), succeeded), 1.0);
+        // The trace's attempt row says it in its Duration tooltip.
+        const QModelIndex stepRow = model.index(0, 0);
+        QCOMPARE(model.rowCount(stepRow), 1);
+        QCOMPARE(model.index(0, TraceModel::Duration, stepRow).data().toString(), QStringLiteral("36.6 s"));
+        QCOMPARE(model.index(0, TraceModel::Duration, stepRow).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("ran 400 ms, waited for a person 36.2 s"));
+
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        const QPoint at(500, int(y) + 7);
+        QHelpEvent help(QEvent::ToolTip, at, timeline.mapToGlobal(at));
+        QCoreApplication::sendEvent(&timeline, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(),
+                 QStringLiteral("#1 approve_refund — %1\nqueued %2\nattempt 1: %2 – %3 (ran 400 ms, waited for a "
+                                "person 36.2 s)\nended %3, 36600 ms in all")
+                     .arg(TraceModel::statusText(StepStatus::Succeeded), msText(1000), msText(37600)));
+        QToolTip::hideText();
+    }
+
+    // A step held by step mode from 1000 until a person continued it at 6000: the hold
+    // starts the bar and is its waiting segment; the attempt after it ran 400 ms.
+    void stepModeHoldIsAWaitBeforeTheAttempt()
+    {
+        TraceModel model;
+        Step step = makeStep(1, {{6000, 6400}});
+        step.heldAt = 1000;
+        model.addStep(step);
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        timeline.setViewRange(0, 10000); // 10 ms a pixel
+        const double y = TimelineWidget::AxisHeight + 2;
+        QCOMPARE(timeline.barRect(QStringLiteral("call-1")), QRectF(100, y, 540, 14));
+        QCOMPARE(timeline.waitRects(QStringLiteral("call-1")), QList<QRectF>{QRectF(100, y, 500, 14)});
+        const std::optional<StepSummary> s = timeline.stepAt(QPoint(300, int(y) + 7));
+        QVERIFY(s);
+        QCOMPARE(s->heldAt, qint64(1000));
+    }
+
+    // Reopened from the journal (Runs, `toolstudio` opening a project): the same
+    // segments as live — an answered call's wait, a step-mode hold, an MCP call's two
+    // questions in a retried step's second attempt.
+    void journalRunKeepsItsWaits()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Step manual = answeredPendingCall();
+        Step held = makeStep(2, {{6000, 6400}});
+        held.heldAt = 1000;
+        Step asked = makeStep(3, {{2000, 3000}, {4000, 20000}});
+        asked.attempts.back().personWaits = {{5000, 8000}, {10000, 18000}};
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            QVERIFY(journal.commit({&manual, &held, &asked}, {}));
+        }
+        TraceModel model;
+        QVERIFY(model.openRun(path, QStringLiteral("run1")));
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        QSignalSpy loaded(&timeline, &TimelineWidget::loaded);
+        timeline.setTraceModel(&model);
+        QVERIFY(loaded.wait(10000));
+        timeline.setViewRange(0, 40000);
+        const auto lane = [&](const QString &callId) {
+            return TimelineWidget::AxisHeight + timeline.laneOf(callId) * TimelineWidget::LaneHeight + 2.0;
+        };
+        QCOMPARE(timeline.waitRects(QStringLiteral("call-1")),
+                 QList<QRectF>{QRectF(25, lane(QStringLiteral("call-1")), 905, 14)});
+        QCOMPARE(timeline.barRect(QStringLiteral("call-2")).left(), 25.0);
+        QCOMPARE(timeline.waitRects(QStringLiteral("call-2")),
+                 QList<QRectF>{QRectF(25, lane(QStringLiteral("call-2")), 125, 14)});
+        const double y3 = lane(QStringLiteral("call-3"));
+        QCOMPARE(timeline.waitRects(QStringLiteral("call-3")),
+                 (QList<QRectF>{QRectF(125, y3, 75, 14), QRectF(250, y3, 200, 14)}));
+        // The tooltip reads the same row from the journal.
+        QTRY_VERIFY_WITH_TIMEOUT(timeline.stepAt(QPoint(300, int(y3) + 7)), 10000);
+        const StepSummary s = *timeline.stepAt(QPoint(300, int(y3) + 7));
+        QCOMPARE(s.attempts.size(), std::size_t(2));
+        QCOMPARE(s.attempts[1].waitedMs(0), qint64(11000));
+        QCOMPARE(s.attempts[1].ranMs(0), qint64(5000));
+    }
+
+    // A screenshot of the timeline with an answered pending call among other calls, for
+    // a person to look at (as tst_firststeps' window screenshots): written to
+    // build/tests/screenshots/timeline-answered-pending-call.png.
+    void answeredPendingCallScreenshot()
+    {
+        TraceModel model;
+        model.addStep(makeStep(1, {{1000, 2200}}));
+        Step manual = answeredPendingCall();
+        manual.sequence = 2;
+        manual.callId = QStringLiteral("call-2");
+        manual.queuedAt = manual.startedAt = manual.attempts.front().startedAt = 2300;
+        manual.endedAt = manual.attempts.front().endedAt = 38600;
+        manual.attempts.back().personWaits = {{2300, 38200}};
+        model.addStep(manual);
+        Step held = makeStep(3, {{10000, 10900}});
+        held.heldAt = 3500;
+        model.addStep(held);
+        Step asked = makeStep(4, {{11500, 13000}, {14000, 31000}});
+        asked.tool = QStringLiteral("everything.trigger-elicitation");
+        asked.attempts.back().personWaits = {{15000, 27000}};
+        model.addStep(asked);
+        model.addStep(makeStep(5, {{39000, 40500}}));
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(900, TimelineWidget::AxisHeight + 4 * TimelineWidget::LaneHeight + 4);
+        timeline.setTraceModel(&model);
+        timeline.fit();
+        const QString out = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+        QVERIFY(QDir().mkpath(out));
+        const QPixmap shot = timeline.grab();
+        QCOMPARE(shot.size(), timeline.size());
+        QVERIFY(shot.save(out + QStringLiteral("/timeline-answered-pending-call.png")));
     }
 
     // A tick near the right edge has its label left of its line, whole: nothing of it

@@ -175,8 +175,18 @@ void TestMcpAsk::elicitationAndSamplingAnsweredByAPerson()
     QCOMPARE(result["sample"].dump(),
              std::string(R"({"id":"sample-1","result":{"content":{"text":"Hi there","type":"text"},)"
                          R"("model":"person","role":"assistant","stopReason":"endTurn"}})"));
-    QCOMPARE(call.finished().status, StepStatus::Succeeded);
+    const Step done = call.finished();
+    QCOMPARE(done.status, StepStatus::Succeeded);
     QCOMPARE(call.closed, 2);
+    // The attempt's two waits for the person, apart from its running time (the
+    // timeline's waiting segments): the first held 2.5 s before the answer.
+    QCOMPARE(done.attempts.size(), std::size_t(1));
+    const Attempt &attempt = done.attempts[0];
+    QCOMPARE(attempt.personWaits.size(), std::size_t(2));
+    QVERIFY(attempt.personWaits[0].askedAt >= attempt.startedAt);
+    QVERIFY(attempt.personWaits[0].answeredAt - attempt.personWaits[0].askedAt >= 2500);
+    QVERIFY(attempt.personWaits[1].askedAt >= attempt.personWaits[0].answeredAt);
+    QVERIFY(attempt.personWaits[1].answeredAt > 0 && attempt.personWaits[1].answeredAt <= attempt.endedAt);
     // Journaled with the step: what was asked, what was answered.
     QCOMPARE(call.events.size(), std::size_t(4));
     QCOMPARE(call.events[0]["kind"].dump(), std::string(R"("person_asked")"));

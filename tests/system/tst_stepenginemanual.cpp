@@ -69,6 +69,17 @@ private Q_SLOTS:
         QCOMPARE(reason, QStringLiteral("call 'c1' already finished (succeeded)"));
         QCOMPARE(h.replies.size(), std::size_t(1));
         QCOMPARE(h.closed.size(), 2);
+        // Each attempt waited for the person from its start until the answer ended it
+        // (the timeline's waiting segments), and so the journal keeps it.
+        const Step &done = h.step("c1");
+        for (const Attempt &a : done.attempts)
+            QCOMPARE(a.personWaits, (std::vector<PersonWait>{{a.startedAt, a.endedAt}}));
+        QCOMPARE(done.waitedMs(),
+                 done.attempts[0].endedAt - done.attempts[0].startedAt + done.attempts[1].endedAt
+                     - done.attempts[1].startedAt);
+        h.engine->flush();
+        const Step journaled = h.journal.steps(QStringLiteral("run-1")).at(0);
+        QCOMPARE(journaled.attempts.at(1).personWaits, done.attempts[1].personWaits);
     }
 
     void pendingCallClosedAfterTheStatus_data()

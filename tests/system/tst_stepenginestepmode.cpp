@@ -343,6 +343,8 @@ private Q_SLOTS:
         // The step's queue time is its release; its duration leaves the hold out.
         QCOMPARE(step.queuedAt, queued + held);
         QCOMPARE(step.durationMs(), step.endedAt - (queued + held));
+        // The hold is journaled for the timeline's waiting segment: from the old queue time.
+        QCOMPARE(step.heldAt, queued);
         QVERIFY(step.attempts.at(0).startedAt >= step.queuedAt);
         QVERIFY(decision->at >= step.queuedAt);
         const auto paused = std::find_if(events.begin(), events.end(),

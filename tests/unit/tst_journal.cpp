@@ -6,6 +6,7 @@
 // the durable tail: tst_journaltail; a retried step's attempt rows: tst_journalattempts.
 #include "journal/journal.h"
 #include "journal/journalreader.h"
+#include "journal/journalrows.h"
 #include "journaledattempt.h"
 #include "journalsamples.h"
 #include "rawsqlite.h"
@@ -145,7 +146,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 9);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 10);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -239,14 +240,14 @@ private Q_SLOTS:
             Journal journal;
             QVERIFY(journal.open(path));
         }
-        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 10")).isNull());
+        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 11")).isNull());
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
         QCOMPARE(error,
                  path
                      + QStringLiteral(
-                         ": journal version 10 is newer than this Tool Studio supports (9); update Tool Studio"));
+                         ": journal version 11 is newer than this Tool Studio supports (10); update Tool Studio"));
     }
 
     void liveRunIsNotSuspended_data()
@@ -460,6 +461,107 @@ private Q_SLOTS:
         QVERIFY(read);
         QCOMPARE(read->attempts.size(), std::size_t(1));
         QCOMPARE(read->attempts[0].protocol.dump(), exchange.dump());
+    }
+
+    void personWaitsSurviveReopen()
+    {
+        // The times a person was waited for (the timeline's waiting segments): a manual
+        // call answered after 36.2 s (0.4 s ran after the answer), held by step mode
+        // for 5 s before; an MCP call that asked two questions in one attempt. Written,
+        // read back by the journal and by the trace's reader after a reopen, and given
+        // to the timeline as segments. Such an attempt is never folded into its step.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        constexpr qint64 t = 1700000000000;
+        Step manual;
+        manual.runId = QStringLiteral("run-1");
+        manual.callId = QStringLiteral("c1");
+        manual.sequence = 1;
+        manual.tool = QStringLiteral("approve_refund");
+        manual.status = StepStatus::Succeeded;
+        manual.heldAt = t;
+        manual.queuedAt = manual.startedAt = t + 5000;
+        manual.endedAt = t + 41600;
+        Attempt answered;
+        answered.number = 1;
+        answered.startedAt = t + 5000;
+        answered.endedAt = t + 41600;
+        answered.succeeded = true;
+        answered.personWaits = {{t + 5000, t + 41200}};
+        manual.attempts = {answered};
+        manual.result = true;
+        Step mcp = manual;
+        mcp.callId = QStringLiteral("c2");
+        mcp.sequence = 2;
+        mcp.tool = QStringLiteral("everything.trigger-elicitation");
+        mcp.heldAt = 0;
+        mcp.attempts.front().personWaits = {{t + 5100, t + 6100}, {t + 7000, t + 9500}};
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            QVERIFY2(journal.commit({&manual, &mcp}, {}), qPrintable(journal.lastError()));
+        }
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 2);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT person_waits FROM attempts WHERE sequence = 2")).toString(),
+                 QStringLiteral("[[1700000005100,1700000006100],[1700000007000,1700000009500]]"));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT held_at FROM steps WHERE sequence = 1")).toLongLong(), t);
+
+        Journal journal;
+        QVERIFY(journal.open(path));
+        const std::vector<Step> steps = journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.size(), std::size_t(2));
+        QCOMPARE(steps[0].heldAt, t);
+        QCOMPARE(steps[0].attempts.size(), std::size_t(1));
+        QCOMPARE(steps[0].attempts[0].personWaits, answered.personWaits);
+        QCOMPARE(steps[0].waitedMs(), qint64(36200));
+        QCOMPARE(steps[1].heldAt, qint64(0));
+        QCOMPARE(steps[1].attempts[0].personWaits, mcp.attempts.front().personWaits);
+
+        JournalReader reader;
+        QVERIFY(reader.open(path));
+        const auto read = reader.step(QStringLiteral("run-1"), 2);
+        QVERIFY(read);
+        QCOMPARE(read->attempts[0].personWaits, mcp.attempts.front().personWaits);
+        const std::vector<StepSummary> rows = reader.summaries(QStringLiteral("run-1"), 1, 2);
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0].heldAt, t);
+        QCOMPARE(rows[0].attempts[0].waitedMs(0), qint64(36200));
+        QCOMPARE(rows[0].attempts[0].ranMs(0), qint64(400));
+        QCOMPARE(rows[1].attempts[0].waitedMs(0), qint64(3500));
+        QCOMPARE(rows[1].attempts[0].ranMs(0), qint64(33100));
+
+        std::vector<std::pair<int, StepSpan::Segment>> segments;
+        const std::vector<StepSpan> spans = reader.spans(QStringLiteral("run-1"), &segments);
+        QCOMPARE(spans.size(), std::size_t(2));
+        QCOMPARE(spans[0].start, t); // the hold starts the bar
+        QCOMPARE(spans[1].start, t + 5000);
+        const auto segment = [](const std::pair<int, StepSpan::Segment> &s) {
+            return std::tuple(s.first, s.second.start, s.second.end, s.second.waiting);
+        };
+        QCOMPARE(segments.size(), std::size_t(4));
+        QCOMPARE(segment(segments[0]), std::tuple(1, t, t + 5000, true));
+        QCOMPARE(segment(segments[1]), std::tuple(1, t + 5000, t + 41200, true));
+        QCOMPARE(segment(segments[2]), std::tuple(2, t + 5100, t + 6100, true));
+        QCOMPARE(segment(segments[3]), std::tuple(2, t + 7000, t + 9500, true));
+    }
+
+    void personWaitsOfBrokenText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("waits");
+        QTest::newRow("pairs") << QStringLiteral("[[10,20],[30,0]]") << 2;
+        QTest::newRow("not JSON") << QStringLiteral("[[10,") << 0;
+        QTest::newRow("not pairs") << QStringLiteral("[[10],[10,20,30],{\"a\":1}]") << 0;
+        QTest::newRow("answered before asked") << QStringLiteral("[[20,10],[5,6]]") << 1;
+        QTest::newRow("not a number") << QStringLiteral("[[\"10\",20]]") << 0;
+    }
+
+    void personWaitsOfBrokenText()
+    {
+        // A file written by a broken or newer studio: fewer waits, never a wrong one.
+        QFETCH(QString, text);
+        QFETCH(int, waits);
+        QCOMPARE(int(JournalRows::readPersonWaits(text).size()), waits);
     }
 
     void sequenceOfTheNewestRowWithACallId()

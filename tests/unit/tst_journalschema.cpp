@@ -57,7 +57,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 9);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 10);
         // Version 3: the trace's filter indexes (docs/trace.md "Indexes"); version 6 moved
         // steps_by_tool into step_tools, filled for runs that are not live.
         QCOMPARE(rawValue(path,
@@ -153,11 +153,19 @@ private Q_SLOTS:
             const auto step = reader.step(QStringLiteral("old"), 1);
             QVERIFY(step);
             QCOMPARE(step->attempts.size(), std::size_t(1));
+            // Before schema 10 no time a person took was kept: the bar has no waiting segment.
+            QCOMPARE(step->heldAt, qint64(0));
+            QVERIFY(step->attempts[0].personWaits.empty());
+            std::vector<std::pair<int, StepSpan::Segment>> segments;
+            const auto spans = reader.spans(QStringLiteral("old"), &segments);
+            QCOMPARE(spans.size(), std::size_t(1));
+            QCOMPARE(spans[0].start, qint64(10));
+            QCOMPARE(segments.size(), std::size_t(0));
         }
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 9);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 10);
         QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
         // Version 6: the ended run's by-tool rows, steps_by_tool gone.
         QCOMPARE(

@@ -135,6 +135,8 @@ void StepAttempts::startAttempt(int index)
     }
     flight.handler = handler;
     step.status = handler->waitsForPerson() ? StepStatus::Waiting : StepStatus::Running;
+    if (handler->waitsForPerson()) // a person answers it: the attempt waits for them from its start
+        step.attempts.back().personAsked(step.attempts.back().startedAt);
 
     QObject::connect(
         handler, &ToolHandler::finished, flight.context,
@@ -233,6 +235,7 @@ void StepAttempts::completeAttempt(int index, bool wasWaiting, HandlerOutcome ou
     const Tool &tool = *s.toolOf(step.tool);
     Attempt &attempt = step.attempts.back();
     attempt.endedAt = now();
+    attempt.personAnswered(attempt.endedAt); // answered, or the question left open ends with it
     attempt.output = outcome.output;
     attempt.protocol = std::move(outcome.protocol);
     attempt.streamed.clear(); // the step's result (or error) is the reply now
@@ -362,6 +365,7 @@ void StepAttempts::onTotalTimeout(int index)
                 {"handler", report.toStdString()}});
     if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
         step.attempts.back().endedAt = now();
+        step.attempts.back().personAnswered(step.attempts.back().endedAt);
         step.attempts.back().error = error;
         step.attempts.back().error->attempts = step.attempts.back().number;
         step.attempts.back().protocol = std::move(protocol);

@@ -65,6 +65,7 @@ void StepAttempts::onPersonAsked(int index, ToolHandler *handler, const nlohmann
         numbered.erase(request);
     }
     attempt.question = numbered;
+    attempt.personAsked(now());
     detail["question"] = numbered;
     step.status = StepStatus::Waiting;
     s.addEvent(step.sequence, PolicyEventKind::PersonAsked, std::move(detail));
@@ -83,6 +84,7 @@ void StepAttempts::onPersonWithdrawn(int index, ToolHandler *handler, const nloh
     Attempt &attempt = step.attempts.back();
     attempt.question.reset();
     attempt.modelRequest.reset();
+    attempt.personAnswered(now());
     step.status = StepStatus::Running;
     s.addEvent(
         step.sequence, PolicyEventKind::PersonAnswered,
@@ -123,6 +125,7 @@ bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString
     }
     attempt.question.reset();
     attempt.modelRequest.reset();
+    attempt.personAnswered(now());
     step.status = StepStatus::Running;
     s.addEvent(
         step.sequence, PolicyEventKind::PersonAnswered,

@@ -398,6 +398,7 @@ void StepEngine::cancelIndex(int index, const QString &reason)
     const StepError error = makeError(ErrorCode::Cancelled, message, false, int(step.attempts.size()));
     if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
         step.attempts.back().endedAt = now();
+        step.attempts.back().personAnswered(step.attempts.back().endedAt);
         step.attempts.back().error = error;
         step.attempts.back().error->attempts = step.attempts.back().number;
         step.attempts.back().protocol = std::move(protocol);

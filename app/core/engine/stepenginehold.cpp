@@ -39,6 +39,7 @@ void StepEngineState::unhold(int index, nlohmann::json &decision)
         return; // a clock that went back: the step keeps its queue time
     decision["held_ms"] = released - step.queuedAt;
     decision["queued_at_before"] = step.queuedAt;
+    step.heldAt = step.queuedAt; // the timeline's waiting segment: held from then until now
     step.queuedAt = released;
 }
 

@@ -224,6 +224,7 @@ bool StepMemo::applyPlan(Step &step, const CallIdentity &identity)
         step.endedAt = old.endedAt;
         step.recordedStartedAt = old.recordedStartedAt;
         step.recordedEndedAt = old.recordedEndedAt;
+        step.heldAt = old.heldAt;
     } else {
         // A new run: instantaneous at the moment it was served (step and attempts), the
         // recorded run's timing kept aside for the inspector (docs/trace.md "Durations").
@@ -233,8 +234,10 @@ bool StepMemo::applyPlan(Step &step, const CallIdentity &identity)
                                              : old.attempts.front().startedAt;
         step.recordedEndedAt = wasMemoized ? old.recordedEndedAt : old.endedAt;
         step.startedAt = step.endedAt = step.queuedAt;
-        for (Attempt &attempt : step.attempts)
+        for (Attempt &attempt : step.attempts) {
             attempt.startedAt = attempt.endedAt = step.queuedAt;
+            attempt.personWaits.clear(); // nobody waited in this run
+        }
     }
     const std::string id = step.callId.toStdString();
     const std::string line = old.status == StepStatus::Failed && old.error

@@ -184,6 +184,7 @@ Step readStep(const nlohmann::json &json, const QString &path, const QString &ru
     s.divergence = f.string("divergence", false);
     s.recordedStartedAt = f.integer("recorded_started_at", false);
     s.recordedEndedAt = f.integer("recorded_ended_at", false);
+    s.heldAt = f.integer("held_at", false);
     const nlohmann::json &attempts = f.array("attempts", false);
     for (std::size_t i = 0; i < attempts.size(); ++i) {
         const FieldReader a(attempts[i], path + QLatin1Char('.') + indexPath("attempts", i));
@@ -196,6 +197,8 @@ Step readStep(const nlohmann::json &json, const QString &path, const QString &ru
         attempt.output = a.string("output", false).toUtf8();
         if (const nlohmann::json *protocol = a.find("protocol", false))
             attempt.protocol = *protocol;
+        if (const nlohmann::json *waits = a.find("person_waits", false))
+            attempt.personWaits = personWaitsFromJson(*waits);
         s.attempts.push_back(std::move(attempt));
     }
     return s;
@@ -318,6 +321,8 @@ nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, con
             j["recorded_started_at"] = s.recordedStartedAt;
             j["recorded_ended_at"] = s.recordedEndedAt;
         }
+        if (s.heldAt > 0) // held by step mode from then until queued_at
+            j["held_at"] = s.heldAt;
         nlohmann::json attempts = nlohmann::json::array();
         for (const Attempt &a : s.attempts) {
             nlohmann::json attempt{
@@ -326,6 +331,8 @@ nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, con
                 {"error", errorJson(a.error)}, {"output", QString::fromUtf8(a.output).toStdString()}};
             if (!a.protocol.is_null()) // an MCP attempt's JSON-RPC exchange
                 attempt["protocol"] = a.protocol;
+            if (!a.personWaits.empty()) // [[asked_at, answered_at], ...]
+                attempt["person_waits"] = personWaitsJson(a.personWaits);
             attempts.push_back(std::move(attempt));
         }
         j["attempts"] = std::move(attempts);
@@ -399,6 +406,16 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
                              {"ts", us(a.startedAt)},
                              {"dur", (end - a.startedAt) * 1000},
                              {"args", std::move(aargs)}});
+            // What of the attempt a person was waited for, nested in it (Perfetto draws
+            // it under the attempt's slice).
+            for (const PersonWait &w : closedWaits(a.personWaits, end))
+                trace.push_back({{"name", "waiting for a person"},
+                                 {"cat", "wait"},
+                                 {"ph", "X"},
+                                 {"pid", 1},
+                                 {"tid", lane[i] + 1},
+                                 {"ts", us(w.askedAt)},
+                                 {"dur", (w.answeredAt - w.askedAt) * 1000}});
         }
     }
     for (const PolicyEvent &e : events)

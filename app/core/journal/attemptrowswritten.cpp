@@ -52,6 +52,8 @@ AttemptRowsWritten::Mark AttemptRowsWritten::Mark::of(const Attempt &attempt)
     mark.succeeded = attempt.succeeded;
     mark.failed = attempt.error.has_value();
     mark.outputBytes = attempt.output.size();
+    mark.personWaits = attempt.personWaits.size();
+    mark.lastAnsweredAt = attempt.personWaits.empty() ? 0 : attempt.personWaits.back().answeredAt;
     if (!attempt.protocol.is_null()) {
         const auto messages = attempt.protocol.is_object() ? attempt.protocol.find("messages") : attempt.protocol.end();
         mark.protocolMessages = messages != attempt.protocol.end() ? qsizetype(messages->size()) : 0;

@@ -12,7 +12,7 @@
 
 /// Which attempt rows a step's write must touch, from what this Journal wrote of the
 /// run before (docs/steps.md "The commit path"). An attempt changes only so — it ends
-/// (end, outcome, error), its output grows, a late Protocol record fills it
+/// (end, outcome, error), its output grows, a person is asked or answers, a late Protocol record fills it
 /// (StepAttempts::keepLateProtocol) —, so a row whose mark is unchanged is not written
 /// again (attack40: every write of a step rewrote all its attempts, 512 KiB records
 /// each, so journaling grew with attempts²).
@@ -53,6 +53,8 @@ private:
         bool failed = false;
         qsizetype outputBytes = 0;
         qsizetype protocolMessages = -1; ///< -1: no record
+        std::size_t personWaits = 0;     ///< asked so far
+        qint64 lastAnsweredAt = 0;       ///< of the last wait (0 while asked)
         static Mark of(const Attempt &attempt);
         bool operator==(const Mark &) const = default;
     };

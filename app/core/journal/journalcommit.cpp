@@ -89,7 +89,7 @@ void Journal::upsertStep(const Step &step, bool fold, TailRecord &record)
     record.add(step.queuedAt).add(step.startedAt).add(step.endedAt).add(step.nextAttemptAt).add(step.argsHash);
     addOptionalJson(record, step.originalArgs);
     record.add(step.divergence).add(fold ? step.attempts.front().endedAt : qint64(0));
-    record.add(step.recordedStartedAt).add(step.recordedEndedAt);
+    record.add(step.recordedStartedAt).add(step.recordedEndedAt).add(step.heldAt);
 }
 
 bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
@@ -132,6 +132,8 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
         addError(record, attempt.error);
         record.addBlob(attempt.output);
         addOptionalJson(record, attempt.protocol.is_null() ? std::nullopt : std::optional(attempt.protocol));
+        addOptionalJson(
+            record, attempt.personWaits.empty() ? std::nullopt : std::optional(personWaitsJson(attempt.personWaits)));
     }
     return true;
 }

@@ -14,13 +14,13 @@ using JournalSql::UnmarkToolsSql;
 
 namespace {
 
-/// The last two values (schema 8) are absent from a tail written by an older studio:
-/// unbound, they read as NULL, and COALESCE makes them 0.
+/// The last three values (schema 8, schema 10) are absent from a tail written by an
+/// older studio: unbound, they read as NULL, and COALESCE makes them 0.
 constexpr char UpsertStepSql[]
     = "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
       " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
-      " attempt_ended_at, recorded_started_at, recorded_ended_at)"
-      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, 0), COALESCE(?, 0))"
+      " attempt_ended_at, recorded_started_at, recorded_ended_at, held_at)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, 0), COALESCE(?, 0), COALESCE(?, 0))"
       " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
       " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
       " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
@@ -28,12 +28,13 @@ constexpr char UpsertStepSql[]
       " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
       " original_args = excluded.original_args, divergence = excluded.divergence,"
       " attempt_ended_at = excluded.attempt_ended_at, recorded_started_at = excluded.recorded_started_at,"
-      " recorded_ended_at = excluded.recorded_ended_at";
+      " recorded_ended_at = excluded.recorded_ended_at, held_at = excluded.held_at";
 constexpr char DeleteAttemptsSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
 constexpr char DeleteAttemptSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ? AND number = ?";
+/// `person_waits` (schema 10) is absent from an older studio's tail: unbound, NULL.
 constexpr char InsertAttemptSql[]
-    = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output, protocol)"
-      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output, protocol,"
+      " person_waits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 constexpr char InsertEventSql[]
     = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
 constexpr char InsertOutputSql[]

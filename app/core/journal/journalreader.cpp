@@ -94,6 +94,11 @@ bool JournalReader::open(const QString &path, QString *error)
     m_attemptProtocol = query.exec(QStringLiteral("SELECT protocol FROM attempts LIMIT 0"))
         ? QString::fromLatin1(JournalRows::ProtocolColumn)
         : QString::fromLatin1(JournalRows::ProtocolFallback);
+    // Schema 10 keeps the times a person was waited for; an older file has none (no
+    // waiting segment on the timeline).
+    const bool waits = query.exec(QStringLiteral("SELECT person_waits FROM attempts LIMIT 0"));
+    m_personWaits = QString::fromLatin1(waits ? JournalRows::PersonWaitsColumn : JournalRows::PersonWaitsFallback);
+    m_heldAt = QString::fromLatin1(waits ? JournalRows::HeldAtColumn : JournalRows::HeldAtFallback);
     // The status filters name their partial indexes (INDEXED BY): on the WITHOUT ROWID
     // steps and attempts tables SQLite's planner, without statistics, prefers the
     // primary key (run_id=?) and reads every row of the run — 0.3-0.7 s at a million
@@ -183,9 +188,9 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
     query.setForwardOnly(true);
     query.prepare(
         QStringLiteral("SELECT sequence, call_id, tool, status, max_attempts, queued_at, started_at, ended_at,"
-                       " result IS NOT NULL, substr(result, 1, 201), %1, substr(divergence, 1, 201), %2"
+                       " result IS NOT NULL, substr(result, 1, 201), %1, substr(divergence, 1, 201), %2, %3"
                        " FROM steps WHERE run_id = ? AND sequence BETWEEN ? AND ? ORDER BY sequence")
-            .arg(errorColumns(QStringLiteral("error")), m_foldedAttempt));
+            .arg(errorColumns(QStringLiteral("error")), m_foldedAttempt, m_heldAt));
     query.addBindValue(runId);
     query.addBindValue(first);
     query.addBindValue(last);
@@ -210,6 +215,7 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
         if (!query.value(10).isNull() || !query.value(11).isNull())
             s.errorText = StepSummary::cut(StepSummary::joinError(s.errorCode, query.value(11).toString()));
         s.divergence = query.value(12).toString();
+        s.heldAt = query.value(14).toLongLong();
         if (const qint64 attemptEnd = query.value(13).toLongLong(); attemptEnd > 0) {
             // Schema 5: the one attempt folded into the step row (JournalRows::foldedAttempt).
             AttemptSummary a;
@@ -225,9 +231,9 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
     QSqlQuery attempts(db);
     attempts.setForwardOnly(true);
     attempts.prepare(
-        QStringLiteral("SELECT sequence, number, started_at, ended_at, succeeded, %1, IFNULL(length(output), 0)"
+        QStringLiteral("SELECT sequence, number, started_at, ended_at, succeeded, %1, IFNULL(length(output), 0), %2"
                        " FROM attempts WHERE run_id = ? AND sequence BETWEEN ? AND ? ORDER BY sequence, number")
-            .arg(errorColumns(QStringLiteral("error"))));
+            .arg(errorColumns(QStringLiteral("error")), m_personWaits));
     attempts.addBindValue(runId);
     attempts.addBindValue(first);
     attempts.addBindValue(last);
@@ -248,6 +254,7 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
         if (!attempts.value(5).isNull() || !attempts.value(6).isNull())
             a.errorText = StepSummary::cut(StepSummary::joinError(a.errorCode, attempts.value(6).toString()));
         a.outputBytes = attempts.value(7).toLongLong();
+        a.personWaits = closedWaits(JournalRows::readPersonWaits(attempts.value(8)), a.endedAt);
         result[it->second].attempts.push_back(std::move(a));
     }
     return result;
@@ -263,7 +270,8 @@ std::optional<Step> JournalReader::step(const QString &runId, int sequence) cons
     query.prepare(QStringLiteral("SELECT %1 FROM steps WHERE run_id = ? AND sequence = ?")
                       .arg(QString::fromLatin1(JournalRows::StepColumns)
                                .replace(QLatin1String(JournalRows::FoldedAttemptColumn), m_foldedAttempt)
-                               .replace(QLatin1String(JournalRows::RecordedTimingColumns), m_recordedTiming)));
+                               .replace(QLatin1String(JournalRows::RecordedTimingColumns), m_recordedTiming)
+                               .replace(QLatin1String(JournalRows::HeldAtColumn), m_heldAt)));
     query.addBindValue(runId);
     query.addBindValue(sequence);
     if (!query.exec() || !query.next()) {
@@ -279,7 +287,8 @@ std::optional<Step> JournalReader::step(const QString &runId, int sequence) cons
     attempts.setForwardOnly(true);
     attempts.prepare(QStringLiteral("SELECT %1 FROM attempts WHERE run_id = ? AND sequence = ? ORDER BY number")
                          .arg(QString::fromLatin1(JournalRows::AttemptColumns)
-                                  .replace(QLatin1String(JournalRows::ProtocolColumn), m_attemptProtocol)));
+                                  .replace(QLatin1String(JournalRows::ProtocolColumn), m_attemptProtocol)
+                                  .replace(QLatin1String(JournalRows::PersonWaitsColumn), m_personWaits)));
     attempts.addBindValue(runId);
     attempts.addBindValue(sequence);
     if (attempts.exec()) {
@@ -468,33 +477,72 @@ std::vector<StepSpan> JournalReader::spans(const QString &runId,
     const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(
-        QStringLiteral("SELECT sequence, CASE WHEN started_at > 0 THEN started_at ELSE queued_at END, ended_at, status"
-                       " FROM steps WHERE run_id = ? ORDER BY sequence"));
+    // A step-mode hold starts the bar (StepSpan::startOf); it ends at the queue time.
+    query.prepare(QStringLiteral("SELECT sequence, CASE WHEN %1 > 0 THEN %1 WHEN started_at > 0 THEN started_at"
+                                 " ELSE queued_at END, ended_at, status, %1, queued_at"
+                                 " FROM steps WHERE run_id = ? ORDER BY sequence")
+                      .arg(m_heldAt == QLatin1String(JournalRows::HeldAtColumn) ? m_heldAt : QStringLiteral("0")));
     query.addBindValue(runId);
     if (!query.exec())
         return result;
+    std::vector<std::pair<int, StepSpan::Segment>> holds;
     while (query.next()) {
         StepSpan span;
         span.sequence = query.value(0).toInt();
         span.start = query.value(1).toLongLong();
         span.end = query.value(2).toLongLong();
         span.status = stepStatusFromName(query.value(3).toString()).value_or(StepStatus::Failed);
+        if (const qint64 heldAt = query.value(4).toLongLong(); heldAt > 0)
+            holds.push_back({span.sequence, {heldAt, query.value(5).toLongLong(), false, true}});
         result.push_back(std::move(span));
     }
-    // Attempt segments only for steps that were retried (the rest is one bar).
+    if (!segments)
+        return result;
+    // Attempt segments only for steps that were retried (the rest is one bar); the
+    // waits of every attempt that had one.
     QSqlQuery attempts(db);
     attempts.setForwardOnly(true);
-    attempts.prepare(QStringLiteral("SELECT sequence, started_at, ended_at, succeeded FROM attempts WHERE run_id = ?"
-                                    " AND sequence IN (SELECT sequence FROM attempts WHERE run_id = ? AND number = 2)"
-                                    " ORDER BY sequence, number"));
+    attempts.prepare(
+        QStringLiteral("SELECT sequence, number, started_at, ended_at, succeeded, %1 FROM attempts WHERE run_id = ?"
+                       " AND sequence IN (SELECT sequence FROM attempts WHERE run_id = ? AND (number = 2 OR %1 IS NOT"
+                       " NULL)) ORDER BY sequence, number")
+            .arg(m_personWaits == QLatin1String(JournalRows::PersonWaitsColumn) ? m_personWaits
+                                                                                : QStringLiteral("NULL")));
     attempts.addBindValue(runId);
     attempts.addBindValue(runId);
-    if (!segments || !attempts.exec())
-        return result;
-    while (attempts.next())
-        segments->push_back(
-            {attempts.value(0).toInt(),
-             {attempts.value(1).toLongLong(), attempts.value(2).toLongLong(), attempts.value(3).toInt() != 0}});
+    std::size_t hold = 0;
+    StepSummary step; // the attempts of one step at a time, as StepSpan::segmentsOf reads them
+    const auto flush = [&] {
+        if (step.sequence == 0)
+            return;
+        for (; hold < holds.size() && holds[hold].first < step.sequence; ++hold)
+            segments->push_back(holds[hold]);
+        if (hold < holds.size() && holds[hold].first == step.sequence) {
+            step.heldAt = holds[hold].second.start;
+            step.queuedAt = holds[hold].second.end;
+            ++hold;
+        }
+        for (const StepSpan::Segment &segment : StepSpan::segmentsOf(step))
+            segments->push_back({step.sequence, segment});
+        step = StepSummary();
+    };
+    if (attempts.exec()) {
+        while (attempts.next()) {
+            if (const int sequence = attempts.value(0).toInt(); sequence != step.sequence) {
+                flush();
+                step.sequence = sequence;
+            }
+            AttemptSummary a;
+            a.number = attempts.value(1).toInt();
+            a.startedAt = attempts.value(2).toLongLong();
+            a.endedAt = attempts.value(3).toLongLong();
+            a.succeeded = attempts.value(4).toInt() != 0;
+            a.personWaits = closedWaits(JournalRows::readPersonWaits(attempts.value(5)), a.endedAt);
+            step.attempts.push_back(std::move(a));
+        }
+        flush();
+    }
+    for (; hold < holds.size(); ++hold)
+        segments->push_back(holds[hold]);
     return result;
 }

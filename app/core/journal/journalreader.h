@@ -66,8 +66,9 @@ public:
     /// The last step queued at or before `at` (0 = before every step); binary search
     /// over sequences (queue times ascend with the sequence).
     int sequenceAt(const QString &runId, qint64 at) const;
-    /// Timeline extents of every step, by sequence; `segments` (optional) gets the
-    /// attempts of every step that had more than one, as (sequence, segment) pairs.
+    /// Timeline extents of every step, by sequence; `segments` (optional) gets, as
+    /// (sequence, segment) pairs, the attempts of every step that had more than one and
+    /// the stretches each step waited for a person (StepSpan::segmentsOf()'s segments).
     std::vector<StepSpan> spans(const QString &runId,
                                 std::vector<std::pair<int, StepSpan::Segment>> *segments = nullptr) const;
 
@@ -88,4 +89,7 @@ private:
     /// `steps.recorded_started_at, recorded_ended_at`, or constant 0s before schema 8.
     QString m_recordedTiming;
     QString m_attemptProtocol;
+    /// `attempts.person_waits` and `steps.held_at`, or NULL / 0 before schema 10.
+    QString m_personWaits;
+    QString m_heldAt;
 };

@@ -51,6 +51,7 @@ void readStep(const QSqlQuery &query, int first, Step &step)
     step.divergence = at(14).toString();
     step.recordedStartedAt = at(16).toLongLong();
     step.recordedEndedAt = at(17).toLongLong();
+    step.heldAt = at(18).toLongLong();
     step.attempts.clear();
     if (const qint64 attemptEnd = at(15).toLongLong(); attemptEnd > 0)
         step.attempts.push_back(foldedAttempt(step.startedAt, attemptEnd));
@@ -72,7 +73,7 @@ bool foldsAttempt(const Step &step)
         return false;
     const Attempt &a = step.attempts.front();
     return a.number == 1 && a.succeeded && !a.error && a.output.isEmpty() && a.protocol.is_null()
-        && a.startedAt == step.startedAt && a.endedAt > 0;
+        && a.personWaits.empty() && a.startedAt == step.startedAt && a.endedAt > 0;
 }
 
 Attempt readAttempt(const QSqlQuery &query, int first)
@@ -85,7 +86,14 @@ Attempt readAttempt(const QSqlQuery &query, int first)
     attempt.error = parseError(query.value(first + 4));
     attempt.output = query.value(first + 5).toByteArray();
     attempt.protocol = parseJson(query.value(first + 6)).value_or(nlohmann::json());
+    attempt.personWaits = readPersonWaits(query.value(first + 7));
     return attempt;
+}
+
+std::vector<PersonWait> readPersonWaits(const QVariant &text)
+{
+    const auto json = parseJson(text);
+    return json ? personWaitsFromJson(*json) : std::vector<PersonWait>();
 }
 
 } // namespace JournalRows

@@ -26,22 +26,30 @@ inline QString notNull(const QString &value)
 }
 
 /// The `steps` columns readStep() reads, in its order (after `sequence`); then come
-/// `attempt_ended_at` (schema 5) and the recorded timing (schema 8). The fallbacks
-/// stand in for them when a file of an older schema is read without migrating
-/// (JournalReader).
+/// `attempt_ended_at` (schema 5), the recorded timing (schema 8) and `held_at` (schema
+/// 10). The fallbacks stand in for them when a file of an older schema is read without
+/// migrating (JournalReader).
 inline constexpr char StepColumns[]
     = "call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
       " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence, attempt_ended_at,"
-      " recorded_started_at, recorded_ended_at";
+      " recorded_started_at, recorded_ended_at, held_at";
 inline constexpr char FoldedAttemptColumn[] = "attempt_ended_at";
 inline constexpr char FoldedAttemptFallback[] = "0 AS attempt_ended_at";
 inline constexpr char RecordedTimingColumns[] = "recorded_started_at, recorded_ended_at";
 inline constexpr char RecordedTimingFallback[] = "0 AS recorded_started_at, 0 AS recorded_ended_at";
-/// The `attempts` columns readAttempt() reads, in its order; the last, `protocol`
-/// (schema 9), has a fallback for older files as the step's columns have.
-inline constexpr char AttemptColumns[] = "number, started_at, ended_at, succeeded, error, output, protocol";
+/// Step::heldAt (schema 10): a step-mode hold's start.
+inline constexpr char HeldAtColumn[] = "held_at";
+inline constexpr char HeldAtFallback[] = "0 AS held_at";
+/// The `attempts` columns readAttempt() reads, in its order; the last two, `protocol`
+/// (schema 9) and `person_waits` (schema 10), have fallbacks for older files as the
+/// step's columns have.
+inline constexpr char AttemptColumns[]
+    = "number, started_at, ended_at, succeeded, error, output, protocol, person_waits";
 inline constexpr char ProtocolColumn[] = "protocol";
 inline constexpr char ProtocolFallback[] = "NULL AS protocol";
+/// Attempt::personWaits (schema 10): personWaitsJson() text; NULL = none.
+inline constexpr char PersonWaitsColumn[] = "person_waits";
+inline constexpr char PersonWaitsFallback[] = "NULL AS person_waits";
 
 /// A JSON text column; nullopt for SQL NULL or text that is not JSON.
 std::optional<nlohmann::json> parseJson(const QVariant &text);
@@ -54,7 +62,8 @@ std::optional<StepError> parseError(const QVariant &text);
 /// the rows of the `attempts` table (none for a step with a folded attempt).
 void readStep(const QSqlQuery &query, int first, Step &step);
 /// Schema 5 (issue 4, bridge speed): a step whose only attempt is number 1, succeeded,
-/// started when the step did and has no error, no output and no protocol exchange is written without an
+/// started when the step did and has no error, no output, no protocol exchange and no
+/// wait for a person is written without an
 /// `attempts` row; `steps.attempt_ended_at` (> 0) holds that attempt's end. 0 = the
 /// attempts are rows of `attempts` (or there are none).
 Attempt foldedAttempt(qint64 startedAt, qint64 endedAt);
@@ -62,5 +71,7 @@ Attempt foldedAttempt(qint64 startedAt, qint64 endedAt);
 bool foldsAttempt(const Step &step);
 /// An attempt from AttemptColumns starting at column `first` of the current row.
 Attempt readAttempt(const QSqlQuery &query, int first);
+/// attempts.person_waits as written (personWaitsJson()); none for NULL or broken text.
+std::vector<PersonWait> readPersonWaits(const QVariant &text);
 
 } // namespace JournalRows

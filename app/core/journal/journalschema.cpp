@@ -202,6 +202,14 @@ const std::vector<std::vector<const char *>> &migrations()
         {
             "ALTER TABLE attempts ADD COLUMN protocol TEXT",
         },
+        // 9 → 10: the time a person was waited for, apart from the time a step ran (the
+        // timeline's waiting segments; docs/trace.md): an attempt's waits for a person
+        // as [[asked_at, answered_at], ...] (Attempt::personWaits; NULL = none, as in
+        // older rows), and the start of a step-mode hold (Step::heldAt; 0 = none).
+        {
+            "ALTER TABLE attempts ADD COLUMN person_waits TEXT",
+            "ALTER TABLE steps ADD COLUMN held_at INTEGER NOT NULL DEFAULT 0",
+        },
     };
     return steps;
 }

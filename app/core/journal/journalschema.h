@@ -13,7 +13,7 @@ class QSqlDatabase;
 namespace JournalSchema {
 
 /// Schema version in `PRAGMA user_version`; migrations() brings older files up to it.
-inline constexpr int CurrentVersion = 9;
+inline constexpr int CurrentVersion = 10;
 /// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
 /// for a journal.
 inline constexpr int ApplicationId = 0x54534A31;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/step.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -135,4 +136,70 @@ bool isFinal(RunStatus status)
 QString Step::attemptsText() const
 {
     return QStringLiteral("%1/%2").arg(attempts.size()).arg(maxAttempts);
+}
+
+nlohmann::json personWaitsJson(const std::vector<PersonWait> &waits)
+{
+    nlohmann::json json = nlohmann::json::array();
+    for (const PersonWait &wait : waits)
+        json.push_back({wait.askedAt, wait.answeredAt});
+    return json;
+}
+
+std::vector<PersonWait> personWaitsFromJson(const nlohmann::json &value)
+{
+    std::vector<PersonWait> waits;
+    if (!value.is_array())
+        return waits;
+    for (const nlohmann::json &pair : value) {
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer())
+            continue;
+        const auto asked = pair[0].get<qint64>();
+        const auto answered = pair[1].get<qint64>();
+        if (asked <= 0 || answered < 0 || (answered > 0 && answered < asked))
+            continue;
+        waits.push_back({asked, answered});
+    }
+    return waits;
+}
+
+std::vector<PersonWait> closedWaits(std::vector<PersonWait> waits, qint64 endedAt)
+{
+    if (endedAt > 0) {
+        for (PersonWait &wait : waits)
+            if (wait.answeredAt == 0)
+                wait.answeredAt = std::max(endedAt, wait.askedAt);
+    }
+    return waits;
+}
+
+qint64 waitedMs(const std::vector<PersonWait> &waits, qint64 from, qint64 to)
+{
+    qint64 total = 0;
+    for (const PersonWait &wait : waits) {
+        const qint64 start = std::max(wait.askedAt, from);
+        const qint64 end = std::min(wait.answeredAt > 0 ? wait.answeredAt : to, to);
+        total += std::max<qint64>(0, end - start);
+    }
+    return total;
+}
+
+void Attempt::personAsked(qint64 at)
+{
+    personAnswered(at);
+    personWaits.push_back({at, 0});
+}
+
+void Attempt::personAnswered(qint64 at)
+{
+    if (!personWaits.empty() && personWaits.back().answeredAt == 0)
+        personWaits.back().answeredAt = std::max(at, personWaits.back().askedAt);
+}
+
+qint64 Step::waitedMs() const
+{
+    qint64 total = 0;
+    for (const Attempt &a : attempts)
+        total += ::waitedMs(a.personWaits, a.startedAt, a.endedAt > 0 ? a.endedAt : endedAt);
+    return total;
 }

@@ -64,6 +64,28 @@ std::optional<PolicyEventKind> policyEventKindFromName(const QString &name);
 bool isFinal(StepStatus status);
 bool isFinal(RunStatus status);
 
+/// A stretch of an attempt spent waiting for a person: a pending call answered by hand
+/// (a manual tool, the manual model), an MCP server's elicitation or sampling question
+/// asked of a person. Times are ms since the Unix epoch; answeredAt 0 while still asked.
+/// The timeline draws it apart from the attempt's running time (docs/trace.md).
+struct PersonWait
+{
+    qint64 askedAt = 0;
+    qint64 answeredAt = 0;
+    bool operator==(const PersonWait &) const = default;
+};
+
+/// `waits` as the journal and the run export keep them: [[asked_at, answered_at], ...].
+nlohmann::json personWaitsJson(const std::vector<PersonWait> &waits);
+/// The waits of personWaitsJson(); what is not a pair of non-negative integers with
+/// asked_at > 0 is left out (a broken or newer file gives fewer waits, never a wrong one).
+std::vector<PersonWait> personWaitsFromJson(const nlohmann::json &value);
+/// `waits` of an attempt that ended at `endedAt` (0: still running): one still asked when
+/// the attempt ended (a timeout, Stop) ends with it.
+std::vector<PersonWait> closedWaits(std::vector<PersonWait> waits, qint64 endedAt);
+/// How long of [from, to) the person was waited for (waits still asked count until `to`).
+qint64 waitedMs(const std::vector<PersonWait> &waits, qint64 from, qint64 to);
+
 /// One execution of a step's handler. Times are ms since the Unix epoch.
 struct Attempt
 {
@@ -86,6 +108,13 @@ struct Attempt
     /// (the question's "model_request", McpPersonQuestion::question), kept apart from
     /// what a person reads; journaled in person_asked's detail as "model_request".
     std::optional<nlohmann::json> modelRequest;
+    /// The stretches of this attempt spent waiting for a person, in order; journaled in
+    /// attempts.person_waits (schema 10; none for attempts journaled before).
+    std::vector<PersonWait> personWaits;
+    /// Starts a wait for a person at `at` (ends one still open first).
+    void personAsked(qint64 at);
+    /// Ends the wait still open at `at`; nothing when none is.
+    void personAnswered(qint64 at);
 };
 
 /// One tool call within a run.
@@ -116,6 +145,10 @@ struct Step
     QString divergence;
     /// Step mode: the call is held before its first attempt until a person decides.
     bool paused = false;
+    /// Step mode (or tool approval) held the call from heldAt until queuedAt, when a
+    /// person decided (the queue time moves to then; ms since the epoch). 0 = not held
+    /// (or held still: then from queuedAt on). Journaled in steps.held_at (schema 10).
+    qint64 heldAt = 0;
     /// Memoized in a new run (replay, rerun, cassette): when the recorded step's first
     /// attempt started and when the step ended in the run it was answered from (ms since
     /// the epoch; 0 otherwise). The step's own times are the moment it was served
@@ -124,6 +157,9 @@ struct Step
     qint64 recordedEndedAt = 0;
 
     qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
+    /// Of durationMs(), how long its attempts waited for a person (a step-mode hold comes
+    /// before queuedAt, so is not part of it).
+    qint64 waitedMs() const;
     /// "2/3": attempts made / attempts allowed.
     QString attemptsText() const;
     /// The current attempt, or nullptr before the first one.

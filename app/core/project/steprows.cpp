@@ -63,6 +63,7 @@ StepSummary StepSummary::of(const Step &step)
     }
     s.divergence = cut(step.divergence);
     s.paused = step.paused;
+    s.heldAt = step.heldAt;
     if (step.status == StepStatus::Running && !step.attempts.empty())
         s.progress = step.attempts.back().progress;
     s.attempts.reserve(step.attempts.size());
@@ -77,7 +78,36 @@ StepSummary StepSummary::of(const Step &step)
             as.errorText = cut(joinError(as.errorCode, QString::fromStdString(a.error->message)));
         }
         as.outputBytes = a.output.size();
+        as.personWaits = closedWaits(a.personWaits, a.endedAt);
         s.attempts.push_back(std::move(as));
     }
     return s;
+}
+
+qint64 StepSpan::startOf(const StepSummary &step)
+{
+    if (step.heldAt > 0)
+        return step.heldAt;
+    if (step.paused && step.attempts.empty())
+        return step.queuedAt;
+    if (!step.attempts.empty())
+        return step.attempts.front().startedAt;
+    return step.startedAt > 0 ? step.startedAt : step.queuedAt;
+}
+
+std::vector<StepSpan::Segment> StepSpan::segmentsOf(const StepSummary &step)
+{
+    std::vector<Segment> segments;
+    if (step.attempts.size() >= 2) {
+        for (const AttemptSummary &a : step.attempts)
+            segments.push_back({a.startedAt, a.endedAt, a.succeeded, false});
+    }
+    if (step.heldAt > 0)
+        segments.push_back({step.heldAt, step.queuedAt, false, true});
+    else if (step.paused && step.attempts.empty() && step.queuedAt > 0)
+        segments.push_back({step.queuedAt, 0, false, true});
+    for (const AttemptSummary &a : step.attempts)
+        for (const PersonWait &wait : a.personWaits)
+            segments.push_back({wait.askedAt, wait.answeredAt, false, true});
+    return segments;
 }

@@ -22,6 +22,13 @@ struct AttemptSummary
     QString errorCode;      ///< empty when the attempt did not fail
     QString errorText;      ///< "code: message", at most StepSummary::MaxSummaryChars + 1 characters
     qint64 outputBytes = 0; ///< size of the captured handler output
+    /// The stretches spent waiting for a person (closedWaits(): none open once ended).
+    std::vector<PersonWait> personWaits;
+
+    /// Of the attempt up to its end (`now` while it runs): how long it waited for a
+    /// person, and how long it ran besides.
+    qint64 waitedMs(qint64 now) const { return ::waitedMs(personWaits, startedAt, endedAt > 0 ? endedAt : now); }
+    qint64 ranMs(qint64 now) const { return (endedAt > 0 ? endedAt : now) - startedAt - waitedMs(now); }
 };
 
 /// The light form of a Step that the trace shows (issue 8): no arguments, no full
@@ -47,6 +54,7 @@ struct StepSummary
     QString errorText;      ///< "code: message" (cut); empty when none
     QString divergence;     ///< Step::divergence (replay), cut
     bool paused = false;    ///< step mode holds it (live runs only; not journaled)
+    qint64 heldAt = 0;      ///< Step::heldAt: held by step mode from heldAt until queuedAt
     QString progress;       ///< the running attempt's last progress line (live runs only; not journaled)
     std::vector<AttemptSummary> attempts;
 
@@ -68,20 +76,32 @@ struct StepSummary
     static QString joinError(const QString &code, const QString &message);
 };
 
-/// A step's extent on the timeline: first start to end (0 while open); its attempts'
-/// segments (the back-off gaps between them) come separately, for retried steps only.
+/// A step's extent on the timeline: first start (the start of a step-mode hold, if any)
+/// to end (0 while open); its attempts' segments (the back-off gaps between them) come
+/// separately, for retried steps only, and so do the stretches it waited for a person.
 struct StepSpan
 {
     struct Segment
     {
         qint64 start = 0;
-        qint64 end = 0;
+        qint64 end = 0; ///< 0 while open
         bool succeeded = false;
+        /// A stretch spent waiting for a person (PersonWait, a step-mode hold), drawn
+        /// over the attempts; otherwise an attempt.
+        bool waiting = false;
     };
     int sequence = 0;
     StepStatus status = StepStatus::Queued;
     qint64 start = 0;
     qint64 end = 0;
+
+    /// Where the bar of `step` starts: the start of its step-mode hold (held still: its
+    /// queue time), else its first attempt's start, else its start or queue time.
+    static qint64 startOf(const StepSummary &step);
+    /// The segments the timeline draws over the bar of `step`: its attempts when it had
+    /// more than one, then what it waited for a person — the step-mode hold (open while
+    /// held) and each attempt's waits, a wait still asked open (end 0). Empty: one bar.
+    static std::vector<Segment> segmentsOf(const StepSummary &step);
 };
 
 /// Which steps a trace filter keeps (TraceFilterModel). Empty fields match everything.
