@@ -42,61 +42,85 @@ bool ownDirectory(const QByteArray &path, mode_t mode, QString *why)
     return true;
 }
 
-void removeTree(int parent, const char *name);
+/// Deeper than this a tree is not walked: what is beneath stays (the walk fails).
+constexpr int MaxDepth = 64;
+
+bool removeTree(int parent, const char *name, int depth);
 
 /// Removes what `dir` (open, consumed) holds that is not this user's and read-only to
 /// everyone else — whole, with what is beneath a directory so removed — and walks the
-/// directories kept. Never follows a link.
-void reclaimTree(int dir, int depth)
+/// directories kept. Never follows a link. False when something of that could not be
+/// removed or walked (a tree too deep, one the sandbox user fills as it is removed).
+bool reclaimTree(int dir, int depth)
 {
     DIR *stream = ::fdopendir(dir);
     if (!stream) {
         ::close(dir);
-        return;
+        return false;
     }
     const uid_t self = ::geteuid();
+    bool clean = true;
     while (const dirent *entry = ::readdir(stream)) {
         const char *name = entry->d_name;
         if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0)
             continue;
         struct stat info = {};
-        if (::fstatat(::dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) != 0)
+        if (::fstatat(::dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
+            clean = clean && errno == ENOENT;
             continue;
+        }
         const bool kept = info.st_uid == self && (S_ISLNK(info.st_mode) || (info.st_mode & 022) == 0)
-            && (S_ISDIR(info.st_mode) || info.st_nlink == 1) && depth < 64;
+            && (S_ISDIR(info.st_mode) || info.st_nlink == 1) && depth < MaxDepth;
         if (!kept) {
-            removeTree(::dirfd(stream), name);
+            clean = removeTree(::dirfd(stream), name, 0) && clean;
             continue;
         }
         if (S_ISDIR(info.st_mode)) {
             const int sub = ::openat(::dirfd(stream), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0)
-                reclaimTree(sub, depth + 1);
+            clean = sub >= 0 && reclaimTree(sub, depth + 1) && clean;
         }
     }
     ::closedir(stream);
+    return clean;
 }
 
-/// Removes `name` in `parent`: a file or link, or a directory with all it holds.
-void removeTree(int parent, const char *name)
+/// Removes `name` in `parent`: a file or link, or a directory with all it holds (at
+/// most MaxDepth levels: a deeper tree stays, false).
+bool removeTree(int parent, const char *name, int depth)
 {
-    if (::unlinkat(parent, name, 0) == 0 || errno != EISDIR)
-        return;
+    if (::unlinkat(parent, name, 0) == 0 || errno == ENOENT)
+        return true;
+    if (errno != EISDIR || depth > MaxDepth)
+        return false;
     const int dir = ::openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (dir >= 0) {
         if (DIR *stream = ::fdopendir(dir)) {
             while (const dirent *entry = ::readdir(stream))
                 if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
-                    removeTree(::dirfd(stream), entry->d_name);
+                    removeTree(::dirfd(stream), entry->d_name, depth + 1);
             ::closedir(stream);
         } else {
             ::close(dir);
         }
     }
-    ::unlinkat(parent, name, AT_REMOVEDIR);
+    return ::unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT;
 }
 
 } // namespace
+
+bool ProjectCopyPlace::remove(const QString &path)
+{
+    const QByteArray encoded = QFile::encodeName(path);
+    const qsizetype slash = encoded.lastIndexOf('/');
+    if (slash <= 0)
+        return false;
+    const int parent = ::open(encoded.left(slash).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (parent < 0)
+        return false;
+    const bool removed = removeTree(parent, encoded.constData() + slash + 1, 0);
+    ::close(parent);
+    return removed;
+}
 
 ProjectCopyPlace::~ProjectCopyPlace()
 {
@@ -135,9 +159,14 @@ QString ProjectCopyPlace::claim(const QString &projectDir, QString *why)
         return {};
     }
     ::chmod(copy.constData(), 0755);
+    // What could not be reclaimed (the sandbox user still at work in it, a tree too
+    // deep) would outlive the studio that ran it: no kept copy then.
     const int dir = ::open(copy.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dir >= 0)
-        reclaimTree(dir, 0);
+    if (dir < 0 || !reclaimTree(dir, 0)) {
+        *why = QStringLiteral("cannot make the kept copy %1 read-only again").arg(QFile::decodeName(copy));
+        ::close(lock);
+        return {};
+    }
     if (m_lockFd >= 0)
         ::close(m_lockFd);
     m_lockFd = lock;

@@ -33,6 +33,10 @@ public:
     QString claim(const QString &projectDir, QString *why);
     /// The base folder in `tempDir`: toolstudio-copies-UID.
     static QString baseIn(const QString &tempDir);
+    /// Removes `path` — a file, a link (never what it points to) or a directory with
+    /// all it holds — through directory fds, never following a link beneath it; its
+    /// parent directory must be one no one else can change. False when something stays.
+    static bool remove(const QString &path);
 
     static constexpr char BasePrefix[] = "toolstudio-copies-";
 
