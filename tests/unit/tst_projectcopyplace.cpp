@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,6 +84,16 @@ private Q_SLOTS:
         struct stat copy = {};
         QCOMPARE(::lstat(QFile::encodeName(first).constData(), &copy), 0);
         QCOMPARE(copy.st_mode & 0777, mode_t(0755));
+        // The copy's folder lets only the sandbox user's group pass: the copy of a project
+        // in root's private home outlives the studio (attack45: any local user read its
+        // .env by the hash of a guessed path).
+        struct stat folder = {};
+        QCOMPARE(::lstat(QFile::encodeName(QFileInfo(first).path()).constData(), &folder), 0);
+        QCOMPARE(folder.st_mode & 0777, mode_t(0710));
+        const passwd *sandboxUser = ::getpwnam(ProjectCopyPlace::SandboxUser);
+        QVERIFY(sandboxUser);
+        if (::geteuid() == 0)
+            QCOMPARE(folder.st_gid, sandboxUser->pw_gid);
 
         // Another project has a copy of its own.
         QTemporaryDir other;

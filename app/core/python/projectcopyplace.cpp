@@ -10,6 +10,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <string>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -143,6 +144,16 @@ QString ProjectCopyPlace::claim(const QString &projectDir, QString *why)
         + QCryptographicHash::hash(QFile::encodeName(projectDir), QCryptographicHash::Sha256).toHex().left(32);
     if (!ownDirectory(folder, 0711, why))
         return {};
+    // 0710 root:<the sandbox user's group>: that user passes through to the copy, no
+    // other local user does — the copy outlives the studio (a run folder the launcher
+    // closes so only while it is used; the base is 0711 for the folders' names alone).
+    const passwd *sandboxUser = ::getpwnam(SandboxUser);
+    if (!sandboxUser || ::chown(folder.constData(), ::geteuid(), sandboxUser->pw_gid) != 0
+        || ::chmod(folder.constData(), 0710) != 0) {
+        *why = QStringLiteral("cannot close %1 to all but %2: %3")
+                   .arg(QFile::decodeName(folder), QLatin1String(SandboxUser), errnoText());
+        return {};
+    }
     const int lock = ::open((folder + "/.lock").constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (lock < 0) {
         *why = QStringLiteral("cannot open %1/.lock: %2").arg(QFile::decodeName(folder), errnoText());
