@@ -148,6 +148,25 @@ private Q_SLOTS:
         ::rmdir(base.constData());
     }
 
+    void aTempFolderOthersCanChangeIsRefused()
+    {
+        // TMPDIR of a user's own (sudo -E): that user could rename the copy's folders away
+        // and put links in their place while the sync writes by path.
+        const QString shared = m_temp.path() + QStringLiteral("/shared");
+        QVERIFY(QDir().mkpath(shared + QStringLiteral("/tmp")));
+        QCOMPARE(::chmod(QFile::encodeName(shared).constData(), 0777), 0); // not sticky
+        qputenv("TMPDIR", QFile::encodeName(shared + QStringLiteral("/tmp")));
+        ProjectCopyPlace place;
+        QString why;
+        QCOMPARE(place.claim(m_project.path(), &why), QString());
+        QCOMPARE(why, QStringLiteral("%1/tmp is a folder another user can replace").arg(shared));
+        QVERIFY(!exists(ProjectCopyPlace::baseIn(shared + QStringLiteral("/tmp"))));
+        // Sticky (as /tmp): each folder in it is its owner's to rename.
+        QCOMPARE(::chmod(QFile::encodeName(shared).constData(), 01777), 0);
+        QVERIFY2(!place.claim(m_project.path(), &why).isEmpty(), qPrintable(why));
+        QDir(ProjectCopyPlace::baseIn(shared + QStringLiteral("/tmp"))).removeRecursively();
+    }
+
     void claimingMakesTheCopyReadOnlyAgain()
     {
         QString why;

@@ -43,6 +43,29 @@ bool ownDirectory(const QByteArray &path, mode_t mode, QString *why)
     return true;
 }
 
+/// No other user can rename `dir` (canonical) or a directory above it away and put
+/// theirs in its place: each is root's or this user's, in one closed to others or sticky
+/// (/tmp). The copy is then written by path (a TMPDIR of the user's own, `sudo -E`).
+bool heldPath(const QByteArray &dir, QString *why)
+{
+    QByteArray path = "/";
+    for (const QByteArray &part : dir.split('/')) {
+        struct stat parent = {};
+        if (part.isEmpty() || ::lstat(path.constData(), &parent) != 0)
+            continue;
+        const QByteArray child = path + (path.endsWith('/') ? "" : "/") + part;
+        struct stat info = {};
+        if (::lstat(child.constData(), &info) != 0 || !S_ISDIR(info.st_mode)
+            || (info.st_uid != 0 && info.st_uid != ::geteuid())
+            || ((parent.st_mode & 022) && !(parent.st_mode & S_ISVTX))) {
+            *why = QStringLiteral("%1 is a folder another user can replace").arg(QFile::decodeName(child));
+            return false;
+        }
+        path = child;
+    }
+    return true;
+}
+
 /// Deeper than this a tree is not walked: what is beneath stays (the walk fails).
 constexpr int MaxDepth = 64;
 
@@ -136,7 +159,14 @@ QString ProjectCopyPlace::baseIn(const QString &tempDir)
 
 QString ProjectCopyPlace::claim(const QString &projectDir, QString *why)
 {
-    const QByteArray base = QFile::encodeName(baseIn(QDir::tempPath()));
+    const QString temp = QDir(QDir::tempPath()).canonicalPath();
+    if (temp.isEmpty()) {
+        *why = QStringLiteral("cannot find the temp folder %1").arg(QDir::tempPath());
+        return {};
+    }
+    if (!heldPath(QFile::encodeName(temp), why))
+        return {};
+    const QByteArray base = QFile::encodeName(baseIn(temp));
     // 0711: the sandbox user passes through to a copy it is granted, lists none.
     if (!ownDirectory(base, 0711, why))
         return {};
