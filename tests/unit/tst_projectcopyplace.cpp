@@ -318,6 +318,31 @@ private Q_SLOTS:
         }
     }
 
+    void aFileNoLongerCopiedLeavesNoOlderCopy()
+    {
+        // Over the limits (here 512 MiB, a sparse file): the copy made when it was within
+        // them goes, not read by the tools as if it were the project's.
+        if (!ToolSandbox::studioIsRoot())
+            QSKIP("only a studio running as root copies the project");
+        const QString project = m_project.path();
+        QVERIFY(writeFile(project + QStringLiteral("/tools/big.py"), "old = True"));
+        QString copy;
+        {
+            ToolSandbox first;
+            QString error;
+            QVERIFY2(first.prepare(project, &error), qPrintable(error));
+            copy = first.projectPath();
+            QCOMPARE(fileBytes(copy + QStringLiteral("/tools/big.py")), QByteArray("old = True"));
+        }
+        QFile big(project + QStringLiteral("/tools/big.py"));
+        QVERIFY(big.resize(600ll * 1024 * 1024));
+        ToolSandbox second;
+        QString error;
+        QVERIFY2(second.prepare(project, &error), qPrintable(error));
+        QCOMPARE(second.projectPath(), copy);
+        QVERIFY(!exists(copy + QStringLiteral("/tools/big.py")));
+    }
+
     void aFolderOfTheSandboxUsersIsNotWrittenInto()
     {
         // A requirements install hands the copy's venv to the sandbox user for the rest of

@@ -333,8 +333,10 @@ void ToolSandbox::syncProjectLocked()
                 ::mkdir(encoded(target).constData(), 0755);
             continue;
         }
-        if (!info.isFile() || ++files > MaxCopiedFiles || (bytes += info.size()) > MaxCopiedBytes)
+        if (!info.isFile() || ++files > MaxCopiedFiles || (bytes += info.size()) > MaxCopiedBytes) {
+            wanted.remove(relative); // not copied: not an older copy of it either
             continue;
+        }
         if (!clearFor(target, S_IFREG, &held))
             continue;
         const QFileInfo copy(target);
@@ -344,8 +346,10 @@ void ToolSandbox::syncProjectLocked()
         // of a project with node_modules/ (4 510 files) take ~50 s.
         QFile::remove(target);
         std::error_code failed;
-        if (!std::filesystem::copy_file(encoded(path).toStdString(), encoded(target).toStdString(), failed))
+        if (!std::filesystem::copy_file(encoded(path).toStdString(), encoded(target).toStdString(), failed)) {
+            QFile::remove(target); // a part of it (the temp folder full): none
             continue;
+        }
         ::chmod(encoded(target).constData(), info.isExecutable() ? 0755 : 0644);
         QFile out(target);
         if (out.open(QIODevice::ReadWrite))
