@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,6 +84,16 @@ private Q_SLOTS:
         struct stat copy = {};
         QCOMPARE(::lstat(QFile::encodeName(first).constData(), &copy), 0);
         QCOMPARE(copy.st_mode & 0777, mode_t(0755));
+        // The copy's folder lets only the sandbox user's group pass: the copy of a project
+        // in root's private home outlives the studio (attack45: any local user read its
+        // .env by the hash of a guessed path).
+        struct stat folder = {};
+        QCOMPARE(::lstat(QFile::encodeName(QFileInfo(first).path()).constData(), &folder), 0);
+        QCOMPARE(folder.st_mode & 0777, mode_t(0710));
+        const passwd *sandboxUser = ::getpwnam(ProjectCopyPlace::SandboxUser);
+        QVERIFY(sandboxUser);
+        if (::geteuid() == 0)
+            QCOMPARE(folder.st_gid, sandboxUser->pw_gid);
 
         // Another project has a copy of its own.
         QTemporaryDir other;
@@ -135,6 +146,25 @@ private Q_SLOTS:
         QCOMPARE(QDir(elsewhere.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
         ::unlink(base.constData());
         ::rmdir(base.constData());
+    }
+
+    void aTempFolderOthersCanChangeIsRefused()
+    {
+        // TMPDIR of a user's own (sudo -E): that user could rename the copy's folders away
+        // and put links in their place while the sync writes by path.
+        const QString shared = m_temp.path() + QStringLiteral("/shared");
+        QVERIFY(QDir().mkpath(shared + QStringLiteral("/tmp")));
+        QCOMPARE(::chmod(QFile::encodeName(shared).constData(), 0777), 0); // not sticky
+        qputenv("TMPDIR", QFile::encodeName(shared + QStringLiteral("/tmp")));
+        ProjectCopyPlace place;
+        QString why;
+        QCOMPARE(place.claim(m_project.path(), &why), QString());
+        QCOMPARE(why, QStringLiteral("%1/tmp is a folder another user can replace").arg(shared));
+        QVERIFY(!exists(ProjectCopyPlace::baseIn(shared + QStringLiteral("/tmp"))));
+        // Sticky (as /tmp): each folder in it is its owner's to rename.
+        QCOMPARE(::chmod(QFile::encodeName(shared).constData(), 01777), 0);
+        QVERIFY2(!place.claim(m_project.path(), &why).isEmpty(), qPrintable(why));
+        QDir(ProjectCopyPlace::baseIn(shared + QStringLiteral("/tmp"))).removeRecursively();
     }
 
     void claimingMakesTheCopyReadOnlyAgain()
@@ -226,6 +256,138 @@ private Q_SLOTS:
         QVERIFY(third.projectPath() != copy);
         QVERIFY(third.projectPath().endsWith(QLatin1String("/project")));
         QCOMPARE(fileBytes(third.projectPath() + QStringLiteral("/tools/changed.py")), QByteArray("new!"));
+    }
+
+    void entriesOfAnotherKindAreReplacedNotFollowed_data()
+    {
+        // What the project has at the first start, then at the next (a checkout between).
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("after");
+        QTest::newRow("a link to a folder, then a folder") << QStringLiteral("link") << QStringLiteral("dir");
+        QTest::newRow("a link to a folder, then a file") << QStringLiteral("link") << QStringLiteral("file");
+        QTest::newRow("a file, then a folder") << QStringLiteral("file") << QStringLiteral("dir");
+        QTest::newRow("a folder, then a file") << QStringLiteral("dir") << QStringLiteral("file");
+        QTest::newRow("a folder, then a link") << QStringLiteral("dir") << QStringLiteral("link");
+    }
+
+    void entriesOfAnotherKindAreReplacedNotFollowed()
+    {
+        if (!ToolSandbox::studioIsRoot())
+            QSKIP("only a studio running as root copies the project");
+        QFETCH(QString, before);
+        QFETCH(QString, after);
+        QTemporaryDir victim; // stands for /etc
+        QVERIFY(writeFile(victim.path() + QStringLiteral("/passwd"), "root's own"));
+        const QString project = m_project.path();
+        const QString entry = project + QStringLiteral("/d");
+        const auto make = [&](const QString &kind) {
+            if (!QFile::remove(entry)) // a file or a link; a folder (QDir would follow a link)
+                QDir(entry).removeRecursively();
+            if (kind == QLatin1String("link"))
+                return QFile::link(victim.path(), entry);
+            if (kind == QLatin1String("file"))
+                return writeFile(entry, "a file");
+            return writeFile(entry + QStringLiteral("/passwd"), "planted");
+        };
+        QVERIFY(make(before));
+        QString copy;
+        {
+            ToolSandbox first;
+            QString error;
+            QVERIFY2(first.prepare(project, &error), qPrintable(error));
+            copy = first.projectPath();
+        }
+        QVERIFY(make(after));
+        ToolSandbox second;
+        QString error;
+        QVERIFY2(second.prepare(project, &error), qPrintable(error));
+        QCOMPARE(second.projectPath(), copy);
+        QCOMPARE(fileBytes(victim.path() + QStringLiteral("/passwd")), QByteArray("root's own"));
+        QCOMPARE(QDir(victim.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("passwd")});
+        const QFileInfo copied(copy + QStringLiteral("/d"));
+        QCOMPARE(copied.isSymLink(), after == QLatin1String("link"));
+        if (after == QLatin1String("dir")) {
+            QVERIFY(copied.isDir());
+            QCOMPARE(fileBytes(copy + QStringLiteral("/d/passwd")), QByteArray("planted"));
+        } else if (after == QLatin1String("file")) {
+            QVERIFY(copied.isFile());
+            QCOMPARE(fileBytes(copy + QStringLiteral("/d")), QByteArray("a file"));
+        } else {
+            QCOMPARE(copied.symLinkTarget(), victim.path());
+        }
+    }
+
+    void aFileNoLongerCopiedLeavesNoOlderCopy()
+    {
+        // Over the limits (here 512 MiB, a sparse file): the copy made when it was within
+        // them goes, not read by the tools as if it were the project's.
+        if (!ToolSandbox::studioIsRoot())
+            QSKIP("only a studio running as root copies the project");
+        const QString project = m_project.path();
+        QVERIFY(writeFile(project + QStringLiteral("/tools/big.py"), "old = True"));
+        QString copy;
+        {
+            ToolSandbox first;
+            QString error;
+            QVERIFY2(first.prepare(project, &error), qPrintable(error));
+            copy = first.projectPath();
+            QCOMPARE(fileBytes(copy + QStringLiteral("/tools/big.py")), QByteArray("old = True"));
+        }
+        QFile big(project + QStringLiteral("/tools/big.py"));
+        QVERIFY(big.resize(600ll * 1024 * 1024));
+        ToolSandbox second;
+        QString error;
+        QVERIFY2(second.prepare(project, &error), qPrintable(error));
+        QCOMPARE(second.projectPath(), copy);
+        QVERIFY(!exists(copy + QStringLiteral("/tools/big.py")));
+    }
+
+    void aFolderOfTheSandboxUsersIsNotWrittenInto()
+    {
+        // A requirements install hands the copy's venv to the sandbox user for the rest of
+        // the studio's life; what that user links there is not followed by the syncs.
+        if (!ToolSandbox::studioIsRoot())
+            QSKIP("only a studio running as root copies the project");
+        QTemporaryDir victim;
+        QVERIFY(writeFile(victim.path() + QStringLiteral("/passwd"), "root's own"));
+        QVERIFY(writeFile(victim.path() + QStringLiteral("/shadow"), "root's too"));
+        const QString project = m_project.path();
+        QVERIFY(writeFile(project + QStringLiteral("/.toolstudio/venv/lib/passwd"), "planted"));
+        ToolSandbox sandbox;
+        QString error;
+        QVERIFY2(sandbox.prepare(project, &error), qPrintable(error));
+        const QString venv = sandbox.projectPath() + QStringLiteral("/.toolstudio/venv");
+        QCOMPARE(fileBytes(venv + QStringLiteral("/lib/passwd")), QByteArray("planted"));
+        QCOMPARE(::chown(QFile::encodeName(venv).constData(), 65534, 65534), 0);
+        QVERIFY(QDir(venv + QStringLiteral("/lib")).removeRecursively());
+        QVERIFY(QFile::link(victim.path(), venv + QStringLiteral("/lib")));
+        QVERIFY(writeFile(project + QStringLiteral("/.toolstudio/venv/lib/passwd"), "planted again"));
+        sandbox.syncProject(); // before the next call
+        QCOMPARE(fileBytes(victim.path() + QStringLiteral("/passwd")), QByteArray("root's own"));
+        QCOMPARE(fileBytes(victim.path() + QStringLiteral("/shadow")), QByteArray("root's too")); // not stale
+    }
+
+    void aCopyThatCannotBeReclaimedIsNotKept()
+    {
+        QString why;
+        QString copy;
+        {
+            ProjectCopyPlace place;
+            copy = place.claim(m_project.path(), &why);
+            QVERIFY2(!copy.isEmpty(), qPrintable(why));
+        }
+        // Left writable, and deeper than the reclaim walks.
+        QString deep = copy + QStringLiteral("/venv");
+        for (int level = 0; level < 100; ++level)
+            deep += QStringLiteral("/d");
+        QVERIFY(QDir().mkpath(deep));
+        QVERIFY(writeFile(deep + QStringLiteral("/site.py"), "planted"));
+        QCOMPARE(::chmod(QFile::encodeName(copy + QStringLiteral("/venv")).constData(), 0777), 0);
+        ProjectCopyPlace again;
+        QCOMPARE(again.claim(m_project.path(), &why), QString());
+        QCOMPARE(why, QStringLiteral("cannot make the kept copy %1 read-only again").arg(copy));
+        QDir(copy).removeRecursively();
     }
 };
 

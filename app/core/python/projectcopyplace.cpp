@@ -10,6 +10,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <string>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -42,61 +43,108 @@ bool ownDirectory(const QByteArray &path, mode_t mode, QString *why)
     return true;
 }
 
-void removeTree(int parent, const char *name);
+/// No other user can rename `dir` (canonical) or a directory above it away and put
+/// theirs in its place: each is root's or this user's, in one closed to others or sticky
+/// (/tmp). The copy is then written by path (a TMPDIR of the user's own, `sudo -E`).
+bool heldPath(const QByteArray &dir, QString *why)
+{
+    QByteArray path = "/";
+    for (const QByteArray &part : dir.split('/')) {
+        struct stat parent = {};
+        if (part.isEmpty() || ::lstat(path.constData(), &parent) != 0)
+            continue;
+        const QByteArray child = path + (path.endsWith('/') ? "" : "/") + part;
+        struct stat info = {};
+        if (::lstat(child.constData(), &info) != 0 || !S_ISDIR(info.st_mode)
+            || (info.st_uid != 0 && info.st_uid != ::geteuid())
+            || ((parent.st_mode & 022) && !(parent.st_mode & S_ISVTX))) {
+            *why = QStringLiteral("%1 is a folder another user can replace").arg(QFile::decodeName(child));
+            return false;
+        }
+        path = child;
+    }
+    return true;
+}
+
+/// Deeper than this a tree is not walked: what is beneath stays (the walk fails).
+constexpr int MaxDepth = 64;
+
+bool removeTree(int parent, const char *name, int depth);
 
 /// Removes what `dir` (open, consumed) holds that is not this user's and read-only to
 /// everyone else — whole, with what is beneath a directory so removed — and walks the
-/// directories kept. Never follows a link.
-void reclaimTree(int dir, int depth)
+/// directories kept. Never follows a link. False when something of that could not be
+/// removed or walked (a tree too deep, one the sandbox user fills as it is removed).
+bool reclaimTree(int dir, int depth)
 {
     DIR *stream = ::fdopendir(dir);
     if (!stream) {
         ::close(dir);
-        return;
+        return false;
     }
     const uid_t self = ::geteuid();
+    bool clean = true;
     while (const dirent *entry = ::readdir(stream)) {
         const char *name = entry->d_name;
         if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0)
             continue;
         struct stat info = {};
-        if (::fstatat(::dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) != 0)
+        if (::fstatat(::dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
+            clean = clean && errno == ENOENT;
             continue;
+        }
         const bool kept = info.st_uid == self && (S_ISLNK(info.st_mode) || (info.st_mode & 022) == 0)
-            && (S_ISDIR(info.st_mode) || info.st_nlink == 1) && depth < 64;
+            && (S_ISDIR(info.st_mode) || info.st_nlink == 1) && depth < MaxDepth;
         if (!kept) {
-            removeTree(::dirfd(stream), name);
+            clean = removeTree(::dirfd(stream), name, 0) && clean;
             continue;
         }
         if (S_ISDIR(info.st_mode)) {
             const int sub = ::openat(::dirfd(stream), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0)
-                reclaimTree(sub, depth + 1);
+            clean = sub >= 0 && reclaimTree(sub, depth + 1) && clean;
         }
     }
     ::closedir(stream);
+    return clean;
 }
 
-/// Removes `name` in `parent`: a file or link, or a directory with all it holds.
-void removeTree(int parent, const char *name)
+/// Removes `name` in `parent`: a file or link, or a directory with all it holds (at
+/// most MaxDepth levels: a deeper tree stays, false).
+bool removeTree(int parent, const char *name, int depth)
 {
-    if (::unlinkat(parent, name, 0) == 0 || errno != EISDIR)
-        return;
+    if (::unlinkat(parent, name, 0) == 0 || errno == ENOENT)
+        return true;
+    if (errno != EISDIR || depth > MaxDepth)
+        return false;
     const int dir = ::openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (dir >= 0) {
         if (DIR *stream = ::fdopendir(dir)) {
             while (const dirent *entry = ::readdir(stream))
                 if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
-                    removeTree(::dirfd(stream), entry->d_name);
+                    removeTree(::dirfd(stream), entry->d_name, depth + 1);
             ::closedir(stream);
         } else {
             ::close(dir);
         }
     }
-    ::unlinkat(parent, name, AT_REMOVEDIR);
+    return ::unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT;
 }
 
 } // namespace
+
+bool ProjectCopyPlace::remove(const QString &path)
+{
+    const QByteArray encoded = QFile::encodeName(path);
+    const qsizetype slash = encoded.lastIndexOf('/');
+    if (slash <= 0)
+        return false;
+    const int parent = ::open(encoded.left(slash).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (parent < 0)
+        return false;
+    const bool removed = removeTree(parent, encoded.constData() + slash + 1, 0);
+    ::close(parent);
+    return removed;
+}
 
 ProjectCopyPlace::~ProjectCopyPlace()
 {
@@ -111,7 +159,14 @@ QString ProjectCopyPlace::baseIn(const QString &tempDir)
 
 QString ProjectCopyPlace::claim(const QString &projectDir, QString *why)
 {
-    const QByteArray base = QFile::encodeName(baseIn(QDir::tempPath()));
+    const QString temp = QDir(QDir::tempPath()).canonicalPath();
+    if (temp.isEmpty()) {
+        *why = QStringLiteral("cannot find the temp folder %1").arg(QDir::tempPath());
+        return {};
+    }
+    if (!heldPath(QFile::encodeName(temp), why))
+        return {};
+    const QByteArray base = QFile::encodeName(baseIn(temp));
     // 0711: the sandbox user passes through to a copy it is granted, lists none.
     if (!ownDirectory(base, 0711, why))
         return {};
@@ -119,6 +174,16 @@ QString ProjectCopyPlace::claim(const QString &projectDir, QString *why)
         + QCryptographicHash::hash(QFile::encodeName(projectDir), QCryptographicHash::Sha256).toHex().left(32);
     if (!ownDirectory(folder, 0711, why))
         return {};
+    // 0710 root:<the sandbox user's group>: that user passes through to the copy, no
+    // other local user does — the copy outlives the studio (a run folder the launcher
+    // closes so only while it is used; the base is 0711 for the folders' names alone).
+    const passwd *sandboxUser = ::getpwnam(SandboxUser);
+    if (!sandboxUser || ::chown(folder.constData(), ::geteuid(), sandboxUser->pw_gid) != 0
+        || ::chmod(folder.constData(), 0710) != 0) {
+        *why = QStringLiteral("cannot close %1 to all but %2: %3")
+                   .arg(QFile::decodeName(folder), QLatin1String(SandboxUser), errnoText());
+        return {};
+    }
     const int lock = ::open((folder + "/.lock").constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (lock < 0) {
         *why = QStringLiteral("cannot open %1/.lock: %2").arg(QFile::decodeName(folder), errnoText());
@@ -135,9 +200,14 @@ QString ProjectCopyPlace::claim(const QString &projectDir, QString *why)
         return {};
     }
     ::chmod(copy.constData(), 0755);
+    // What could not be reclaimed (the sandbox user still at work in it, a tree too
+    // deep) would outlive the studio that ran it: no kept copy then.
     const int dir = ::open(copy.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dir >= 0)
-        reclaimTree(dir, 0);
+    if (dir < 0 || !reclaimTree(dir, 0)) {
+        *why = QStringLiteral("cannot make the kept copy %1 read-only again").arg(QFile::decodeName(copy));
+        ::close(lock);
+        return {};
+    }
     if (m_lockFd >= 0)
         ::close(m_lockFd);
     m_lockFd = lock;

@@ -10,7 +10,8 @@
 /// node_modules/: 4 786 files, 2.2 s to copy and 0.9 s to remove at every start).
 ///
 /// The copies live in `$TMPDIR/toolstudio-copies-UID/` (0711), one folder per project
-/// (named by a hash of its path) holding `project/` and a `.lock`. claim() takes a
+/// (named by a hash of its path; 0710, the sandbox user's group: no other local user
+/// reaches the copy) holding `project/` and a `.lock`. claim() takes a
 /// project's folder for this process only while it holds the lock (flock, released when
 /// the process ends): a second studio on the same project, or a base folder that is not
 /// this user's own (another user made it first in the shared temp folder, or made it
@@ -33,8 +34,15 @@ public:
     QString claim(const QString &projectDir, QString *why);
     /// The base folder in `tempDir`: toolstudio-copies-UID.
     static QString baseIn(const QString &tempDir);
+    /// Removes `path` — a file, a link (never what it points to) or a directory with
+    /// all it holds — through directory fds, never following a link beneath it; its
+    /// parent directory must be one no one else can change. False when something stays.
+    static bool remove(const QString &path);
 
     static constexpr char BasePrefix[] = "toolstudio-copies-";
+    /// The user a root studio's launcher runs trusted code as (its default: the studio
+    /// does not pass TOOLSTUDIO_SANDBOX_USER on); a project's folder is its group's.
+    static constexpr char SandboxUser[] = "nobody";
 
 private:
     int m_lockFd = -1;

@@ -61,6 +61,51 @@ QByteArray encoded(const QString &path)
     return QFile::encodeName(path);
 }
 
+/// What `path` is, never following a link: 0 when it does not exist.
+mode_t kindOf(const QString &path, struct stat *info)
+{
+    *info = {};
+    return ::lstat(encoded(path).constData(), info) == 0 ? (info->st_mode & S_IFMT) : 0;
+}
+
+/// Every directory from the copy `root` down to the parent of `relative` is a real
+/// directory of this user's that no one else can change, so nothing on the way can be
+/// a link — one the project had there at an earlier sync, or one the sandbox user put
+/// in a venv handed to it — or become one while the sync writes by path. `held`: the
+/// directories found so, for the rest of this sync.
+bool parentHeld(const QString &root, const QString &relative, QSet<QString> *held)
+{
+    QString path = root;
+    const QStringList parts = relative.split(QLatin1Char('/'));
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        path += QLatin1Char('/') + parts[i];
+        if (held->contains(path))
+            continue;
+        struct stat info = {};
+        if (kindOf(path, &info) != S_IFDIR || info.st_uid != ::geteuid() || (info.st_mode & 022) != 0)
+            return false;
+        held->insert(path);
+    }
+    return true;
+}
+
+/// Makes room at `target` for an entry of kind `kind`: what is there of another kind
+/// goes (a directory with all it holds, a link never followed). False when it stays.
+bool clearFor(const QString &target, mode_t kind, QSet<QString> *held)
+{
+    struct stat info = {};
+    const mode_t have = kindOf(target, &info);
+    if (have == 0 || have == kind)
+        return true;
+    if (have == S_IFDIR) {
+        // Its directories are not held any more.
+        held->removeIf(
+            [&target](const QString &dir) { return dir == target || dir.startsWith(target + QLatin1Char('/')); });
+        return ProjectCopyPlace::remove(target);
+    }
+    return ::unlink(encoded(target).constData()) == 0;
+}
+
 /// The pids cgroups of this studio process's launches not yet released: at exit the
 /// rest are killed and removed — a launch whose QProcess is never destroyed (an MCP
 /// session torn down after the event loop ended, the worker at exit) would otherwise
@@ -258,6 +303,11 @@ void ToolSandbox::syncProjectLocked()
     // Symlinks are never followed: a link is copied as a link (a venv's bin/python3), so
     // a link in the project cannot carry a file root can read (a home's keys) into the
     // sandbox user's reach — following it is up to that user (and Landlock).
+    // The copy is written by path, so only beneath directories of root's that no one
+    // else can change (parentHeld): an entry the project changed the kind of since the
+    // copy was made (a link to /etc, now a directory) is replaced, never written
+    // through; a venv handed to the sandbox user is left as it is until the next claim.
+    QSet<QString> held;
     QDirIterator it(m_projectDir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
@@ -268,19 +318,26 @@ void ToolSandbox::syncProjectLocked()
         const QFileInfo info = it.fileInfo();
         const QString target = m_projectPath + QLatin1Char('/') + relative;
         wanted.insert(relative);
+        if (!parentHeld(m_projectPath, relative, &held))
+            continue;
         if (info.isSymLink()) {
             const QByteArray link = linkTarget(path);
-            if (!link.isEmpty() && linkTarget(target) != link) {
+            if (!link.isEmpty() && linkTarget(target) != link && clearFor(target, S_IFLNK, &held)) {
                 ::unlink(encoded(target).constData());
                 ::symlink(link.constData(), encoded(target).constData());
             }
             continue;
         }
         if (info.isDir()) {
-            ::mkdir(encoded(target).constData(), 0755);
+            if (clearFor(target, S_IFDIR, &held))
+                ::mkdir(encoded(target).constData(), 0755);
             continue;
         }
-        if (!info.isFile() || ++files > MaxCopiedFiles || (bytes += info.size()) > MaxCopiedBytes)
+        if (!info.isFile() || ++files > MaxCopiedFiles || (bytes += info.size()) > MaxCopiedBytes) {
+            wanted.remove(relative); // not copied: not an older copy of it either
+            continue;
+        }
+        if (!clearFor(target, S_IFREG, &held))
             continue;
         const QFileInfo copy(target);
         if (copy.exists() && copy.size() == info.size() && copy.lastModified() == info.lastModified())
@@ -289,8 +346,10 @@ void ToolSandbox::syncProjectLocked()
         // of a project with node_modules/ (4 510 files) take ~50 s.
         QFile::remove(target);
         std::error_code failed;
-        if (!std::filesystem::copy_file(encoded(path).toStdString(), encoded(target).toStdString(), failed))
+        if (!std::filesystem::copy_file(encoded(path).toStdString(), encoded(target).toStdString(), failed)) {
+            QFile::remove(target); // a part of it (the temp folder full): none
             continue;
+        }
         ::chmod(encoded(target).constData(), info.isExecutable() ? 0755 : 0644);
         QFile out(target);
         if (out.open(QIODevice::ReadWrite))
@@ -303,18 +362,12 @@ void ToolSandbox::syncProjectLocked()
     const QDir copyRoot(m_projectPath);
     while (copied.hasNext()) {
         const QString path = copied.next();
-        if (!wanted.contains(copyRoot.relativeFilePath(path)))
+        const QString relative = copyRoot.relativeFilePath(path);
+        if (!wanted.contains(relative) && parentHeld(m_projectPath, relative, &held))
             stale.prepend(path);
     }
-    for (const QString &path : std::as_const(stale)) {
-        const QFileInfo info(path);
-        if (info.isSymLink())
-            ::unlink(encoded(path).constData()); // the link, never what it points to
-        else if (info.isDir())
-            QDir(path).removeRecursively();
-        else
-            QFile::remove(path);
-    }
+    for (const QString &path : std::as_const(stale))
+        ProjectCopyPlace::remove(path); // a link itself, never what it points to
 }
 
 bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *error)
