@@ -11,6 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <ctime>
+#include <fcntl.h>
+#include <memory>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -388,6 +391,47 @@ private Q_SLOTS:
         QCOMPARE(again.claim(m_project.path(), &why), QString());
         QCOMPARE(why, QStringLiteral("cannot make the kept copy %1 read-only again").arg(copy));
         QDir(copy).removeRecursively();
+    }
+
+    void copiesOfProjectsGoneOrUnusedAreSwept()
+    {
+        // Each claim sweeps: a copy whose project folder is gone, or that no studio
+        // claimed for 30 days, goes; one in use, or of a project still there, stays.
+        QString why;
+        auto gone = std::make_unique<QTemporaryDir>();
+        QTemporaryDir old;
+        QTemporaryDir inUse;
+        QTemporaryDir recent;
+        QString goneCopy;
+        QString oldCopy;
+        QString recentCopy;
+        {
+            ProjectCopyPlace a;
+            goneCopy = a.claim(gone->path(), &why);
+            ProjectCopyPlace b;
+            oldCopy = b.claim(old.path(), &why);
+            ProjectCopyPlace c;
+            recentCopy = c.claim(recent.path(), &why);
+            QVERIFY(!goneCopy.isEmpty() && !oldCopy.isEmpty() && !recentCopy.isEmpty());
+        }
+        ProjectCopyPlace holder;
+        const QString inUseCopy = holder.claim(inUse.path(), &why);
+        QVERIFY(!inUseCopy.isEmpty());
+        const QString goneFolder = QFileInfo(goneCopy).absolutePath();
+        QCOMPARE(fileBytes(goneFolder + QStringLiteral("/.project")), QFile::encodeName(gone->path()));
+        gone.reset(); // the project is deleted
+        const QString oldLock = QFileInfo(oldCopy).absolutePath() + QStringLiteral("/.lock");
+        const timespec longAgo[2] = {{::time(nullptr) - 31 * 24 * 3600, 0}, {::time(nullptr) - 31 * 24 * 3600, 0}};
+        QCOMPARE(::utimensat(AT_FDCWD, QFile::encodeName(oldLock).constData(), longAgo, 0), 0);
+        QVERIFY(inUse.remove()); // gone too, but its copy is held
+
+        ProjectCopyPlace next;
+        QTemporaryDir another;
+        QVERIFY(!next.claim(another.path(), &why).isEmpty());
+        QVERIFY(!exists(goneFolder));
+        QVERIFY(!exists(QFileInfo(oldCopy).absolutePath()));
+        QVERIFY(exists(recentCopy));
+        QVERIFY(exists(inUseCopy));
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -211,5 +212,51 @@ QString ProjectCopyPlace::claim(const QString &projectDir, QString *why)
     if (m_lockFd >= 0)
         ::close(m_lockFd);
     m_lockFd = lock;
+    // Whose copy it is (for the sweep of copies whose project is gone), and when it was
+    // last used (the lock's modification time).
+    ::futimens(lock, nullptr);
+    QFile named(QFile::decodeName(folder + "/.project.new"));
+    if (named.open(QIODevice::WriteOnly | QIODevice::Truncate) && named.write(QFile::encodeName(projectDir)) >= 0
+        && named.flush())
+        ::rename((folder + "/.project.new").constData(), (folder + "/.project").constData());
+    sweep(QFile::decodeName(base), QFile::decodeName(folder));
     return QFile::decodeName(copy);
+}
+
+int ProjectCopyPlace::sweep(const QString &base, const QString &kept)
+{
+    const QByteArray encodedBase = QFile::encodeName(base);
+    const int baseFd = ::open(encodedBase.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (baseFd < 0)
+        return 0;
+    DIR *stream = ::fdopendir(baseFd);
+    if (!stream) {
+        ::close(baseFd);
+        return 0;
+    }
+    const QByteArray keptName = QFile::encodeName(kept).mid(encodedBase.size() + 1);
+    const qint64 now = qint64(::time(nullptr));
+    int removed = 0;
+    while (const dirent *entry = ::readdir(stream)) {
+        const QByteArray name(entry->d_name);
+        if (name.startsWith('.') || name == keptName)
+            continue;
+        const int lock = ::openat(::dirfd(stream), (name + "/.lock").constData(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        if (lock < 0)
+            continue; // not a kept copy's folder, or not made whole
+        struct stat used = {};
+        if (::flock(lock, LOCK_EX | LOCK_NB) != 0 || ::fstat(lock, &used) != 0) {
+            ::close(lock); // in use by another studio
+            continue;
+        }
+        QFile named(QFile::decodeName(encodedBase + '/' + name + "/.project"));
+        const QByteArray project = named.open(QIODevice::ReadOnly) ? named.read(64 * 1024) : QByteArray();
+        struct stat projectInfo = {};
+        const bool gone = project.isEmpty() || ::lstat(project.constData(), &projectInfo) != 0;
+        if (gone || now - qint64(used.st_mtim.tv_sec) > qint64(UnusedDays) * 24 * 3600)
+            removed += int(removeTree(::dirfd(stream), name.constData(), 0));
+        ::close(lock);
+    }
+    ::closedir(stream);
+    return removed;
 }

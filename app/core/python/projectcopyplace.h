@@ -20,7 +20,8 @@
 /// writable or handed to the sandbox user (a requirements install builds the venv in
 /// the copy, owned by that user) is removed, so the sync copies it again from the
 /// project — code run as the sandbox user cannot leave anything in a copy for a later
-/// start.
+/// start. Each claim sweeps the copies of projects that are gone (their path is in the
+/// folder's `.project`) or not claimed for UnusedDays days.
 class ProjectCopyPlace
 {
 public:
@@ -39,7 +40,13 @@ public:
     /// parent directory must be one no one else can change. False when something stays.
     static bool remove(const QString &path);
 
+    /// Removes the kept copies in `base` that no studio uses and whose project is gone
+    /// or that were last claimed more than UnusedDays ago, all but `kept` (claim() runs
+    /// it after each claim). Returns how many went.
+    static int sweep(const QString &base, const QString &kept);
+
     static constexpr char BasePrefix[] = "toolstudio-copies-";
+    static constexpr int UnusedDays = 30;
     /// The user a root studio's launcher runs trusted code as (its default: the studio
     /// does not pass TOOLSTUDIO_SANDBOX_USER on); a project's folder is its group's.
     static constexpr char SandboxUser[] = "nobody";
