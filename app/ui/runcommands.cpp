@@ -206,9 +206,10 @@ void RunCommands::onPendingCallOpened(const Step &step)
     const bool first = pendingCalls().isEmpty();
     m_pending->callOpened(step);
     m_hooks.setStatus(waitingText());
-    m_statusBar->showMessage(
-        tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(printableText(step.tool)),
-        5000);
+    announce(step.callId,
+             tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)")
+                 .arg(step.sequence)
+                 .arg(printableText(step.tool)));
     m_hooks.updateActions();
     // The first waiting call brings the dock (and its form) forward; typing in a
     // script is never interrupted.
@@ -223,16 +224,27 @@ void RunCommands::onStepPaused(const Step &step)
 {
     const bool first = m_pending->openCount() == 0;
     m_pending->callHeld(step);
-    m_statusBar->showMessage(
-        tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(printableText(step.tool)), 5000);
+    announce(step.callId,
+             tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(printableText(step.tool)));
     // The first held call brings the dock forward, as the first waiting call does.
     if (first)
         showPendingDock();
 }
 
+void RunCommands::announce(const QString &callId, const QString &message)
+{
+    m_announcedCall = callId;
+    m_announced = message;
+    m_statusBar->showMessage(message, 5000);
+}
+
 void RunCommands::onPendingCallClosed(const QString &callId)
 {
     m_pending->callClosed(callId);
+    // "…is waiting for an answer" no longer holds once answered (it stood over the
+    // status for its 5 s: "Completed in 1.6 s" hidden behind it).
+    if (callId == m_announcedCall && m_statusBar->currentMessage() == m_announced)
+        m_statusBar->clearMessage();
     if (m_run->isActive())
         m_hooks.setStatus(pendingCalls().isEmpty() ? tr("Running…") : waitingText());
     m_hooks.updateActions();

@@ -97,6 +97,8 @@ private:
     void onPendingCallOpened(const Step &step);
     void onStepPaused(const Step &step);
     void onPendingCallClosed(const QString &callId);
+    /// Shows `message` about call `callId` in the status bar for 5 s, or until the call closes.
+    void announce(const QString &callId, const QString &message);
     void onFinished(const RunRecord &run);
     void showPendingDock();
     QString waitingText() const;
@@ -106,6 +108,8 @@ private:
     QDockWidget *m_pendingDock = nullptr;
     ConsoleView *m_console = nullptr;
     QStatusBar *m_statusBar = nullptr;
+    QString m_announcedCall; ///< the call the status bar's last message is about
+    QString m_announced;     ///< that message (cleared when the call closes)
     Hooks m_hooks;
     QAction *m_runAction = nullptr;
     QAction *m_stopAction = nullptr;

@@ -23,6 +23,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTest>
 
@@ -107,6 +108,9 @@ private Q_SLOTS:
         QVERIFY(!dialog->sendResultButton()->isEnabled());
         QVERIFY(!dialog->sendErrorButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        // The 5 s notice "#1 render_report is waiting for an answer" went with the call: it
+        // no longer covers "Completed in …" (helper-144's screenshot).
+        QCOMPARE(m_window->statusBar()->currentMessage(), QString());
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Summary),
                  QStringLiteral("\"https://example.org/report.pdf\""));
