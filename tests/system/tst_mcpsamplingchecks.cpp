@@ -9,6 +9,7 @@
 // (by its server, or by the call ending) is never asked.
 #include "askedcall.h"
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcphandler.h"
 #include "mcp/mcpquestioncheck.h"
 #include "mcp/mcpserverpool.h"
 
@@ -69,6 +70,7 @@ private Q_SLOTS:
     void aFloodOfCostlyRequestsIsCheckedInTurn();
     void aRequestCancelledWhileCheckedIsNeverAsked();
     void aCallEndedWhileCheckedAsksNothing();
+    void requestsCancelledWhileCheckedCountAsWithdrawn();
 
 private:
     QTemporaryDir m_dir;
@@ -224,6 +226,33 @@ void TestMcpSamplingChecks::aCallEndedWhileCheckedAsksNothing()
                              {"message", "the tools/call this request came with has ended before a person answered"}}},
                            {"id", "c-1"}}})
                  .dump());
+}
+
+// A server sending costly requests and cancelling each while it is checked (each check
+// runs on, a pool thread busy for nothing): after MaxWithdrawnQuestions of them its
+// further requests are refused at once, as after that many questions taken back. Before
+// (attack46 F2) such a request never counted: a server kept the checks' pool busy
+// without end, at no cost of its own, past the bound meant to stop asking-and-cancelling.
+void TestMcpSamplingChecks::requestsCancelledWhileCheckedCountAsWithdrawn()
+{
+    const int count = 24;
+    QElapsedTimer timer;
+    timer.start();
+    AskedCall call(*m_project, QStringLiteral("new__spin"), {{"count", count}, {"pause", 0.05}});
+    const json got = call.resultJson(240000);
+    qInfo("%d requests cancelled while checked: %lld ms", count, timer.elapsed());
+    QCOMPARE(call.questions.size(), std::size_t(0));
+    QCOMPARE(call.events.size(), std::size_t(0));
+    json expected = json::array();
+    for (int n = McpHandler::MaxWithdrawnQuestions + 1; n <= count; ++n)
+        expected.push_back({{"error",
+                             {{"code", -32600},
+                              {"message",
+                               "this server withdrew 16 questions of this call; Tool Studio asks a person "
+                               "no more"}}},
+                            {"id", "s-" + std::to_string(n)}});
+    expected.push_back({{"id", "p"}, {"result", json::object()}});
+    QCOMPARE(got.dump(), expected.dump());
 }
 
 QTEST_MAIN(TestMcpSamplingChecks)

@@ -274,6 +274,10 @@ void McpHandler::onServerRequest(const McpServerRequest &request)
         m_waiting.erase(it);
         if (first && m_check.busy()) { // never asked: the next is checked instead
             m_check.cancel();
+            // Counted as a question taken back: its check runs on, for nothing, and a
+            // server cancelling each request while checked would keep the checks' pool
+            // busy without end (attack46 F2).
+            ++m_withdrawn;
             askNext();
             return;
         }

@@ -57,9 +57,11 @@ struct McpReply;
 /// checked. One past the bound is answered with an error at once. A request the
 /// server cancels is dropped (personWithdrawn when it was asked; a check of it still
 /// running is dropped and it is never asked); after
-/// MaxWithdrawnQuestions questions taken back, the call's further requests are refused
-/// (each asked one is journaled: a server asking and cancelling in a loop would grow
-/// the journal without a person doing anything).
+/// MaxWithdrawnQuestions questions taken back, or requests withdrawn while checked, the
+/// call's further requests are refused (each asked one is journaled: a server asking
+/// and cancelling in a loop would grow the journal without a person doing anything; each
+/// check runs on to its end: one cancelling each request while checked would keep the
+/// checks' pool busy).
 class McpHandler : public ToolHandler
 {
     Q_OBJECT
@@ -130,5 +132,7 @@ private:
     std::deque<std::shared_ptr<const McpServerRequest>> m_waiting;
     std::optional<nlohmann::json> m_asked;
     McpQuestionCheck m_check;
-    int m_withdrawn = 0; ///< questions taken back while they were asked (by the server, or a change accepted elsewhere)
+    /// Questions taken back while they were asked (by the server, or a change accepted
+    /// elsewhere), and requests the server withdrew while they were checked.
+    int m_withdrawn = 0;
 };

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpquestioncheck.h"
 
+#include <QCoreApplication>
 #include <QThreadPool>
 
 #include <utility>
@@ -38,5 +39,19 @@ void McpQuestionCheck::cancel()
 
 QThreadPool *McpQuestionCheck::pool()
 {
+    // Drained while the application object still exists (its post routines run first
+    // in its destructor), as ~QCoreApplication drains the global pool: left to the
+    // static destructors, a check still running would read statics main()'s end has
+    // destroyed (the schema compiler's, attack46 F1) and hand back to a dead application.
+    static const bool drained = [] {
+        qAddPostRoutine([] {
+            if (checkPool.exists() && !checkPool.isDestroyed()) {
+                checkPool->clear();
+                checkPool->waitForDone();
+            }
+        });
+        return true;
+    }();
+    Q_UNUSED(drained);
     return checkPool();
 }

@@ -72,7 +72,9 @@
               of 8 tools of 1024 objects each, the eighth named as the first unless
               args.valid, then notifications/cancelled for each of args.cancel, then a
               request "c-end" of SAMPLE when args.tail, all in one write; returns the responses to the others in the order they came, or "ended"
-              at once when args.end)
+              at once when args.end); spin (args.count valid costly requests s-1, …, each
+              cancelled args.pause seconds after it was sent, then a ping; returns the
+              responses up to the ping's)
   modern      a 2026-07-28 server (stateless, no initialize: -32601): every request must
               carry the 2026 _meta (else -32602); server/discover; tools/list of ask,
               rounds, many; tools/call ask answers input_required (multi round-trip
@@ -162,7 +164,7 @@ BLOCKS = [
 ]
 ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}}
              for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn", "required", "visit", "forge",
-                          "costly", "go")]
+                          "costly", "go", "spin")]
 ELICIT = {"message": "Who are you?", "requestedSchema": {
     "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
                                      "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
@@ -409,6 +411,19 @@ def ask_call(rid, params):
             return
         expected = [which for which in ids if which not in args.get("cancel", [])]
         got = responses(len(expected))
+        text_result(rid, json.dumps(got))
+    elif name == "spin":
+        # Each costly request cancelled once the studio had args.pause seconds to begin its check.
+        for n in range(1, args.get("count", 1) + 1):
+            sys.stdout.write(request("s-%d" % n, "sampling/createMessage", costly_sample(True)))
+            sys.stdout.flush()
+            time.sleep(args.get("pause", 0))
+            send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "s-%d" % n}})
+        sys.stdout.write(request("p", "ping"))
+        sys.stdout.flush()
+        got = responses(1)
+        while got[-1]["id"] != "p":
+            got += responses(1)
         text_result(rid, json.dumps(got))
     elif name == "churn":
         got = []
