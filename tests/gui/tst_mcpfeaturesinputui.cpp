@@ -32,6 +32,8 @@
 #include <QToolButton>
 #include <QTreeWidget>
 
+#include <memory>
+
 namespace {
 
 template<typename T>
@@ -61,6 +63,15 @@ McpServerPool *featuresProject(const QTemporaryDir &dir, std::optional<Project> 
     return pool;
 }
 
+/// The Resources and Prompts window of the fake server, shown (not deleted on close).
+std::unique_ptr<McpServerBrowser> shownBrowser(McpServerPool *pool)
+{
+    auto browser = std::make_unique<McpServerBrowser>(pool, QStringLiteral("fake"));
+    browser->setAttribute(Qt::WA_DeleteOnClose, false);
+    browser->show();
+    return browser;
+}
+
 } // namespace
 
 class TestMcpFeaturesInputUi : public QObject
@@ -81,9 +92,8 @@ void TestMcpFeaturesInputUi::questionsAnsweredInTheWindow()
     McpServerPool *pool = featuresProject(dir);
     QVERIFY(pool && pool->readySession(QStringLiteral("fake")));
 
-    McpServerBrowser browser(pool, QStringLiteral("fake"));
-    browser.setAttribute(Qt::WA_DeleteOnClose, false);
-    browser.show();
+    const auto shown = shownBrowser(pool);
+    McpServerBrowser &browser = *shown;
     auto *resources = child<QTreeWidget>(&browser, "mcpResources");
     QVERIFY(resources);
     QTRY_VERIFY_WITH_TIMEOUT(!resources->findItems(QStringLiteral("greeting"), Qt::MatchRecursive).isEmpty(), 20000);
@@ -257,9 +267,8 @@ void TestMcpFeaturesInputUi::questionsShowInTheOrderAsked()
     QVERIFY(dir.isValid());
     McpServerPool *pool = featuresProject(dir);
     QVERIFY(pool && pool->readySession(QStringLiteral("fake")));
-    McpServerBrowser browser(pool, QStringLiteral("fake"));
-    browser.setAttribute(Qt::WA_DeleteOnClose, false);
-    browser.show();
+    const auto shown = shownBrowser(pool);
+    McpServerBrowser &browser = *shown;
     int ticks = 0;
     QTimer heartbeat;
     connect(&heartbeat, &QTimer::timeout, this, [&ticks] { ++ticks; });

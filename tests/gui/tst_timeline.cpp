@@ -78,6 +78,14 @@ double shareOf(const QImage &image, const QRectF &rect, const QColor &colour)
     return all > 0 ? double(hits) / all : 0.0;
 }
 
+/// `timeline` 1000 × 120 px on `model`, showing `fromMs`–`toMs`.
+void showRange(TimelineWidget &timeline, TraceModel &model, qint64 fromMs, qint64 toMs)
+{
+    timeline.resize(1000, 120);
+    timeline.setTraceModel(&model);
+    timeline.setViewRange(fromMs, toMs);
+}
+
 } // namespace
 
 class TstTimeline : public QObject
@@ -111,9 +119,7 @@ private Q_SLOTS:
         model.addStep(makeStep(2, {{1050, 1300}}, StepStatus::Failed));
         model.flush();
         TimelineWidget timeline;
-        timeline.resize(1000, 120);
-        timeline.setTraceModel(&model);
-        timeline.setViewRange(1000, 2000); // 1 ms per pixel
+        showRange(timeline, model, 1000, 2000); // 1 ms per pixel
         const QRectF bar1 = timeline.barRect(QStringLiteral("call-1"));
         QCOMPARE(bar1.left(), 0.0);
         QCOMPARE(bar1.width(), 500.0);
@@ -142,9 +148,7 @@ private Q_SLOTS:
         model.addStep(makeStep(1, {{1000, 2000}}));
         model.flush();
         TimelineWidget timeline;
-        timeline.resize(1000, 120);
-        timeline.setTraceModel(&model);
-        timeline.setViewRange(1000, 2000);
+        showRange(timeline, model, 1000, 2000);
         QWheelEvent wheel(QPointF(500, 40), timeline.mapToGlobal(QPointF(500, 40)), {}, QPoint(0, 120), Qt::NoButton,
                           Qt::NoModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(&timeline, &wheel);
@@ -203,9 +207,7 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, TraceModel::Summary).data(Qt::ForegroundRole).value<QColor>(),
                  QColor(0xc6, 0x28, 0x28));
         TimelineWidget timeline;
-        timeline.resize(1000, 120);
-        timeline.setTraceModel(&model);
-        timeline.setViewRange(1000, 1300);
+        showRange(timeline, model, 1000, 1300);
         const QImage image = timeline.grab().toImage();
         const QPoint ok = timeline.barRect(QStringLiteral("call-1")).center().toPoint();
         const QPoint bad = timeline.barRect(QStringLiteral("call-2")).center().toPoint();
@@ -222,9 +224,7 @@ private Q_SLOTS:
         model.addStep(step);
         model.flush();
         TimelineWidget timeline;
-        timeline.resize(1000, 120);
-        timeline.setTraceModel(&model);
-        timeline.setViewRange(900, 3000);
+        showRange(timeline, model, 900, 3000);
         const QRectF bar = timeline.barRect(QStringLiteral("call-1"));
         QVERIFY(bar.width() > 200);
         const QImage image = timeline.grab().toImage();
@@ -250,9 +250,7 @@ private Q_SLOTS:
         model.addStep(step);
         model.flush();
         TimelineWidget timeline;
-        timeline.resize(1000, 120);
-        timeline.setTraceModel(&model);
-        timeline.setViewRange(900, 3000);
+        showRange(timeline, model, 900, 3000);
         timeline.show();
         QVERIFY(QTest::qWaitForWindowExposed(&timeline));
         const QPoint at = timeline.barRect(QStringLiteral("call-1")).center().toPoint();
@@ -287,9 +285,7 @@ private Q_SLOTS:
         model.addStep(step);
         model.flush();
         TimelineWidget timeline;
-        timeline.resize(1000, 120);
-        timeline.setTraceModel(&model);
-        timeline.setViewRange(0, 40000); // 40 ms a pixel
+        showRange(timeline, model, 0, 40000); // 40 ms a pixel
         const double y = TimelineWidget::AxisHeight + 2;
         QCOMPARE(timeline.waitRects(QStringLiteral("call-1")), QList<QRectF>{QRectF(25, y, 975, 14)});
 
@@ -340,9 +336,7 @@ private Q_SLOTS:
         model.addStep(step);
         model.flush();
         TimelineWidget timeline;
-        timeline.resize(1000, 120);
-        timeline.setTraceModel(&model);
-        timeline.setViewRange(0, 10000); // 10 ms a pixel
+        showRange(timeline, model, 0, 10000); // 10 ms a pixel
         const double y = TimelineWidget::AxisHeight + 2;
         QCOMPARE(timeline.barRect(QStringLiteral("call-1")), QRectF(100, y, 540, 14));
         QCOMPARE(timeline.waitRects(QStringLiteral("call-1")), QList<QRectF>{QRectF(100, y, 500, 14)});
