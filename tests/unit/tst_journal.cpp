@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 #include <memory>
 
 class TestJournal : public QObject
@@ -562,6 +564,24 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(int, waits);
         QCOMPARE(int(JournalRows::readPersonWaits(text).size()), waits);
+    }
+
+    void waitedTimeOfAbsurdTimesIsSaturated()
+    {
+        // Times from an imported run file are the file's to choose: a wait as long as
+        // qint64 allows, twice, in two attempts, sums to the largest value, never
+        // overflows (UBSan) or turns negative.
+        constexpr qint64 most = std::numeric_limits<qint64>::max();
+        Step step = sampleStep();
+        step.attempts.resize(2);
+        for (Attempt &attempt : step.attempts) {
+            attempt.startedAt = 1;
+            attempt.endedAt = most;
+            attempt.personWaits = {{1, most}, {1, most}};
+        }
+        QCOMPARE(step.waitedMs(), most);
+        QCOMPARE(waitedMs(step.attempts[0].personWaits, 1, most), most);
+        QCOMPARE(waitedMs({{10, 20}, {30, 0}}, 0, 100), qint64(10 + 70));
     }
 
     void sequenceOfTheNewestRowWithACallId()

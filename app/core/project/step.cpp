@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <utility>
 
 namespace {
@@ -175,11 +176,16 @@ std::vector<PersonWait> closedWaits(std::vector<PersonWait> waits, qint64 endedA
 
 qint64 waitedMs(const std::vector<PersonWait> &waits, qint64 from, qint64 to)
 {
+    // Saturated: times come from imported run files too (no overflow whatever they say).
+    constexpr qint64 most = std::numeric_limits<qint64>::max();
     qint64 total = 0;
     for (const PersonWait &wait : waits) {
         const qint64 start = std::max(wait.askedAt, from);
         const qint64 end = std::min(wait.answeredAt > 0 ? wait.answeredAt : to, to);
-        total += std::max<qint64>(0, end - start);
+        if (end <= start)
+            continue;
+        const qint64 span = start < 0 && end > most + start ? most : end - start;
+        total = span > most - total ? most : total + span;
     }
     return total;
 }
@@ -198,8 +204,11 @@ void Attempt::personAnswered(qint64 at)
 
 qint64 Step::waitedMs() const
 {
+    constexpr qint64 most = std::numeric_limits<qint64>::max();
     qint64 total = 0;
-    for (const Attempt &a : attempts)
-        total += ::waitedMs(a.personWaits, a.startedAt, a.endedAt > 0 ? a.endedAt : endedAt);
+    for (const Attempt &a : attempts) {
+        const qint64 waited = ::waitedMs(a.personWaits, a.startedAt, a.endedAt > 0 ? a.endedAt : endedAt);
+        total = waited > most - total ? most : total + waited;
+    }
     return total;
 }
